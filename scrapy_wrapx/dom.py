@@ -1,0 +1,645 @@
+"""The normalized page tree every algorithm of scrapy-wrapx works on.
+
+Induction, extraction and the hybrid locator all compare pages node by node,
+so they need the same view of a page: ``<body>`` as the root, only the nodes
+that carry content or structure (no comments, scripts, styles, line breaks,
+blank text or empty formatting elements), and for every node what the papers
+reason with — its leaf range, tag path and attribute path (thesis ch. 5), the
+data type of its leaves (thesis §4.2.1) — plus an absolute XPath into the
+*original* document, so that whatever an algorithm finds can be handed back
+to a user as an ordinary selector.
+
+The tree is built in one pass over :func:`lxml.etree.iterwalk` events, with no
+recursion anywhere, so 10,000-deep nesting costs time, not the stack.
+
+>>> tree = parse('<body><div class="book"><h1>Dune</h1>by <a href="/fh">'
+...              'Frank Herbert</a><img src="dune.jpg"></div></body>')
+>>> [(leaf.xpath, leaf.value, leaf.prop) for leaf in tree.leaves]
+... # doctest: +NORMALIZE_WHITESPACE
+[('/html/body/div/h1/text()[1]', 'Dune', 'text'),
+ ('/html/body/div/text()[1]', 'by', 'text'),
+ ('/html/body/div/a/text()[1]', 'Frank Herbert', 'text'),
+ ('/html/body/div/img', 'dune.jpg', 'image')]
+>>> tree.leaves[2].tag_path, tree.leaves[2].affiliation
+(('div', 'a', 'text()'), 'a')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from lxml import etree
+from w3lib.encoding import html_to_unicode
+
+from ._text import fold_whitespace
+
+if TYPE_CHECKING:
+    AttrPathLayer = tuple[tuple[str, str], ...]
+
+__all__ = [
+    "DROPPED_TAGS",
+    "TEXT",
+    "Node",
+    "PageTree",
+    "Property",
+    "parse",
+]
+
+Property = Literal["text", "image", "link", "video", "audio", "other"]
+
+#: The tag of text leaves; their tag path layer is ``text()``.
+TEXT = "#text"
+
+#: Elements dropped with their whole subtree (thesis §7.3): they carry no
+#: visible data, and their presence varies between pages of one template.
+DROPPED_TAGS = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "link",
+        "meta",
+        "base",
+        "br",
+        "hr",
+        "wbr",
+        "template",
+        "head",
+    }
+)
+
+#: The attribute that holds the data of an element leaf (an element with no
+#: content of its own); an element leaf without it is formatting and dropped.
+DATA_ATTRIBUTES = {
+    "img": ("src", "data-src"),
+    "a": ("href",),
+    "area": ("href",),
+    "input": ("value",),
+    "video": ("src",),
+    "audio": ("src",),
+    "source": ("src",),
+    "embed": ("src",),
+    "iframe": ("src",),
+    "object": ("data",),
+}
+
+#: Ancestors that give a leaf its *affiliation* (thesis §4.2.1): element
+#: types a redesign rarely changes around a piece of data.
+AFFILIATION_TAGS = frozenset(
+    {
+        "a",
+        "button",
+        "label",
+        "option",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "li",
+        "dt",
+        "dd",
+        "td",
+        "th",
+        "caption",
+        "figcaption",
+        "header",
+        "footer",
+        "nav",
+        "p",
+        "pre",
+        "blockquote",
+        "textarea",
+        "select",
+    }
+)
+
+_VIDEO_EXTENSIONS = (".mp4", ".webm", ".ogv", ".mov", ".avi", ".m4v", ".flv", ".mkv")
+_AUDIO_EXTENSIONS = (".mp3", ".ogg", ".oga", ".wav", ".m4a", ".flac", ".aac")
+_PLAIN_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+_BINARY_SNIFF_BYTES = 1024
+
+
+def _media_property(url: str | None) -> Property | None:
+    if not url:
+        return None
+    path = url.split("?", 1)[0].split("#", 1)[0].lower()
+    if path.endswith(_VIDEO_EXTENSIONS):
+        return "video"
+    if path.endswith(_AUDIO_EXTENSIONS):
+        return "audio"
+    return None
+
+
+def _element_leaf_property(tag: str, value: str, parent_tag: str) -> Property:
+    if tag == "img":
+        return "image"
+    if tag in ("video", "audio"):
+        return tag  # type: ignore[return-value]
+    media = _media_property(value)
+    if media is not None:
+        return media
+    if tag in ("a", "area"):
+        return "link"
+    if tag == "source" and parent_tag in ("video", "audio"):
+        return parent_tag  # type: ignore[return-value]
+    return "other"
+
+
+def _step(tag: str, position: int, same_tag_siblings: int) -> str:
+    name = tag if _PLAIN_NAME.match(tag) else f"*[name()={_xpath_literal(tag)}]"
+    return f"{name}[{position}]" if same_tag_siblings > 1 else name
+
+
+def _xpath_literal(value: str) -> str:
+    if "'" not in value:
+        return f"'{value}'"
+    if '"' not in value:
+        return f'"{value}"'
+    parts = value.split("'")
+    return "concat(" + ", \"'\", ".join(f"'{part}'" for part in parts) + ")"
+
+
+class Node:
+    """One node of a :class:`PageTree`: an element or a text leaf.
+
+    ``index`` is the node's pre-order position (stable for a given page),
+    ``first_leaf``/``last_leaf`` the range of :attr:`PageTree.leaves` it spans.
+    For a text leaf, ``element`` is the element that owns the text and
+    ``text_index`` its position among that element's text nodes (the *k* of
+    ``text()[k]``); steps are built on demand, which keeps parsing cheap. Leaves carry ``prop`` (the data-type property), and every
+    node its ``affiliation`` and ``structure`` (thesis §4.2.1).
+    """
+
+    __slots__ = (
+        "index",
+        "tag",
+        "element",
+        "parent",
+        "children",
+        "depth",
+        "first_leaf",
+        "last_leaf",
+        "leaf_index",
+        "position",
+        "_sibling_counts",
+        "_child_counts",
+        "_text_count",
+        "value",
+        "prop",
+        "affiliation",
+        "_repeat",
+        "_sequential",
+        "_tree_nodes",
+        "_xpath",
+    )
+
+    def __init__(
+        self,
+        index: int,
+        tag: str,
+        element: etree._Element,
+        parent: Node | None,
+        position: int,
+        sibling_counts: dict[Any, int] | None,
+    ) -> None:
+        self.index = index
+        self.tag = tag
+        self.element = element
+        self.parent = parent
+        self.children: list[Node] = []
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.first_leaf = -1
+        self.last_leaf = -1
+        self.leaf_index = -1
+        #: Position among the same-tag siblings (element) or among the
+        #: owner's text nodes (text leaf) in the original document.
+        self.position = position
+        self._sibling_counts = sibling_counts
+        # Build state: children seen per tag (these counts become the
+        # children's ``_sibling_counts``) and text nodes seen so far.
+        self._child_counts: dict[Any, int] | None = None
+        self._text_count = 0
+        #: The data a user would extract: the folded text of a text leaf, the
+        #: data attribute (``src``, ``href``...) of an element leaf, else "".
+        self.value = ""
+        self.prop: Property | None = None
+        self.affiliation = ""
+        self._repeat: tuple[int, int] | None = None
+        self._sequential: bool | None = None
+        self._tree_nodes: list[Node] | None = None  # set on the root only
+        self._xpath: str | None = None
+
+    def __repr__(self) -> str:
+        return f"<Node {self.index} {self.xpath!r} {self.value[:30]!r}>"
+
+    @property
+    def step(self) -> str:
+        """This node's XPath step below its parent: ``div``, ``div[2]``,
+        ``text()[1]``; ``[n]`` only where the tag is not unique."""
+        if self.tag == TEXT:
+            return f"text()[{self.position}]"
+        counts = self._sibling_counts
+        total = counts.get(self.tag, 1) if counts is not None else 1
+        return _step(self.tag, self.position, total)
+
+    @property
+    def text_index(self) -> int:
+        """The *k* of ``text()[k]`` for a text leaf, else 0."""
+        return self.position if self.tag == TEXT else 0
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.leaf_index >= 0
+
+    @property
+    def is_text(self) -> bool:
+        return self.tag == TEXT
+
+    @property
+    def repeat(self) -> tuple[int, int] | None:
+        """``(position, count)``, 1-based, among similar siblings, or None."""
+        if self._sequential is None:
+            self._find_repeats()
+        return self._repeat
+
+    @property
+    def sequential(self) -> bool:
+        """True when this node or an ancestor repeats among similar siblings
+        (the *sequential* structure of thesis §4.2.1)."""
+        if self._sequential is None:
+            self._find_repeats()
+        return bool(self._sequential)
+
+    def _find_repeats(self) -> None:
+        # Computed for the whole tree on first use: most callers never ask.
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        assert root._tree_nodes is not None
+        _mark_repeats(root._tree_nodes)
+
+    @property
+    def structure(self) -> Literal["single", "sequential"]:
+        return "sequential" if self.sequential else "single"
+
+    @property
+    def data_attribute(self) -> str | None:
+        """The attribute an element leaf's :attr:`value` comes from."""
+        if self.tag == TEXT:
+            return None
+        for name in DATA_ATTRIBUTES.get(self.tag, ()):
+            if self.element.get(name):
+                return name
+        return None
+
+    def ancestors(self) -> Iterator[Node]:
+        """Parent, grandparent, ... up to the root."""
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    def path_nodes(self) -> list[Node]:
+        """Nodes from just below the root down to this node (thesis paths
+        leave out ``html`` and ``body``)."""
+        nodes = [self]
+        nodes.extend(self.ancestors())
+        nodes.pop()  # the root
+        nodes.reverse()
+        return nodes
+
+    @property
+    def xpath(self) -> str:
+        """Absolute XPath of this node in the original document."""
+        if self._xpath is None:
+            steps = [self.step]
+            node = self.parent
+            while node is not None and node._xpath is None:
+                steps.append(node.step)
+                node = node.parent
+            prefix = "" if node is None else node._xpath
+            steps.reverse()
+            self._xpath = prefix + "/" + "/".join(steps)
+        return self._xpath
+
+    @property
+    def tag_path(self) -> tuple[str, ...]:
+        """Thesis §5.2 tag path: ``("div[2]", "table", "tr[1]", "text()")``."""
+        return tuple(
+            "text()" if node.tag == TEXT else node.step for node in self.path_nodes()
+        )
+
+    @property
+    def tag_path_cut(self) -> tuple[str, ...]:
+        """The tag path without sibling orders (thesis §5.2, "tag path cut")."""
+        return tuple(
+            "text()" if node.tag == TEXT else node.tag for node in self.path_nodes()
+        )
+
+    @property
+    def attr_path(self) -> tuple[AttrPathLayer, ...]:
+        """Thesis §5.3 attribute path: one tuple of ``(name, value)`` per
+        layer; a text leaf's own layer is empty."""
+        return tuple(
+            () if node.tag == TEXT else tuple(node.element.attrib.items())
+            for node in self.path_nodes()
+        )
+
+
+class PageTree:
+    """A page, normalized: ``nodes`` in pre-order (``nodes[0]`` is the root,
+    normally ``<body>``) and ``leaves``, the leaf array left to right."""
+
+    __slots__ = ("nodes", "leaves", "url", "document")
+
+    def __init__(
+        self,
+        nodes: list[Node],
+        leaves: list[Node],
+        url: str | None,
+        document: etree._Element,
+    ) -> None:
+        self.nodes = nodes
+        self.leaves = leaves
+        self.url = url
+        #: The root of the original lxml document the XPaths are valid in.
+        self.document = document
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __repr__(self) -> str:
+        return f"<PageTree {len(self.nodes)} nodes, {len(self.leaves)} leaves, url={self.url!r}>"
+
+    @property
+    def root(self) -> Node:
+        return self.nodes[0]
+
+    def text_of(self, node: Node) -> str:
+        """The folded text under ``node``, its text leaves joined by spaces."""
+        if node.first_leaf < 0:
+            return ""
+        return " ".join(
+            leaf.value
+            for leaf in self.leaves[node.first_leaf : node.last_leaf + 1]
+            if leaf.tag == TEXT
+        )
+
+    def node_for(self, target: object) -> Node | None:
+        """The node of an lxml element or of a text/attribute result of
+        ``document.xpath(...)``, or None when the normalized tree dropped it."""
+        return _NodeFinder(self).find(target)
+
+
+class _NodeFinder:
+    """Maps lxml XPath results back to tree nodes."""
+
+    def __init__(self, tree: PageTree) -> None:
+        self.by_element: dict[etree._Element, Node] = {}
+        self.texts: dict[tuple[etree._Element, int], Node] = {}
+        for node in tree.nodes:
+            if node.tag == TEXT:
+                self.texts[(node.element, node.text_index)] = node
+            else:
+                self.by_element[node.element] = node
+
+    def find(self, target: object) -> Node | None:
+        if isinstance(target, etree._ElementUnicodeResult):
+            owner = target.getparent()
+            if owner is None:
+                return None
+            if target.is_attribute:
+                return self.by_element.get(owner)
+            if target.is_tail:
+                parent = owner.getparent()
+                if parent is None:
+                    return None
+                return self.texts.get((parent, _text_position(parent, owner)))
+            return self.texts.get((owner, 1))
+        if isinstance(target, etree._Element):
+            return self.by_element.get(target)
+        return None
+
+
+def _text_position(parent: etree._Element, tail_owner: etree._Element) -> int:
+    """The *k* of ``text()[k]`` for the tail text of ``tail_owner``."""
+    position = 1 if parent.text is not None else 0
+    for child in parent:
+        if child.tail is not None:
+            position += 1
+        if child is tail_owner:
+            return position
+    raise ValueError(f"Element {tail_owner!r} is not a child of {parent!r}")
+
+
+def decode_html(html: str | bytes, content_type: str | None = None) -> str:
+    """Decode page bytes the way a browser would (BOM, HTTP header, ``<meta>``,
+    then a guess), refusing bytes that are plainly not text."""
+    if isinstance(html, str):
+        return html
+    if not isinstance(html, (bytes, bytearray)):
+        raise TypeError(f"Expected str or bytes, got {type(html).__name__!r}")
+    head = bytes(html[:_BINARY_SNIFF_BYTES])
+    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ValueError(f"Not an HTML document: binary content starting {head[:16]!r}")
+    _, text = html_to_unicode(content_type, bytes(html))
+    return text
+
+
+def lxml_document(text: str, url: str | None = None) -> etree._Element:
+    """Parse ``text`` exactly as parsel (and so Scrapy's ``response.xpath``)
+    does, so the XPaths of a :class:`PageTree` are valid in
+    ``response.xpath`` too."""
+    body = text.strip().replace("\x00", "").encode("utf-8") or b"<html/>"
+    # lxml.html's parser (parsel's) builds the same tree; the plain one skips
+    # a Python element-class lookup per node.
+    parser = etree.HTMLParser(recover=True, encoding="utf-8", huge_tree=True)
+    try:
+        root = etree.fromstring(body, parser=parser, base_url=url)
+    except etree.XMLSyntaxError as exc:
+        raise ValueError(f"Cannot parse document {url!r}: {exc}") from exc
+    if root is None:
+        root = etree.fromstring(b"<html/>", parser=parser, base_url=url)
+    return root
+
+
+def parse(html: str | bytes, url: str | None = None) -> PageTree:
+    """Parse a page into its normalized :class:`PageTree`.
+
+    ``html`` may be text (e.g. ``response.text``) or raw bytes, whose encoding
+    is detected. Raises :class:`ValueError` for input that is not HTML.
+    """
+    return build_tree(lxml_document(decode_html(html), url), url)
+
+
+def _root_prefix(element: etree._Element) -> str:
+    steps = []
+    node: etree._Element | None = element
+    while node is not None:
+        parent = node.getparent()
+        tag = node.tag
+        if parent is None:
+            position, total = 1, 1
+        else:
+            same = [child for child in parent if child.tag == tag]
+            position, total = same.index(node) + 1, len(same)
+        steps.append(_step(tag, position, total))
+        node = parent
+    steps.reverse()
+    return "/" + "/".join(steps)
+
+
+def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
+    """Build the normalized tree of an lxml document parsed by
+    :func:`lxml_document` (or by parsel, which parses the same way)."""
+    body = document.find("body")
+    top = body if body is not None else document
+    root = Node(0, top.tag, top, None, 1, {top.tag: 1})
+    root._xpath = _root_prefix(top)
+    root.affiliation = top.tag if top.tag in AFFILIATION_TAGS else ""
+    nodes = [root]
+    leaves: list[Node] = []
+    new_node = Node  # local names: this loop is the hot path
+    affiliation_tags = AFFILIATION_TAGS
+    dropped_tags = DROPPED_TAGS
+
+    # The open elements; None stands for a dropped one, whose subtree is
+    # skipped but whose tail still counts as a text node of its parent.
+    stack: list[Node | None] = []
+    walker = etree.iterwalk(top, events=("start", "end", "comment", "pi"))
+    for event, element in walker:
+        if event == "start":
+            if not stack:
+                node = root
+            else:
+                parent = stack[-1]
+                assert parent is not None  # dropped subtrees are skipped
+                tag = element.tag
+                counts = parent._child_counts
+                if counts is None:
+                    counts = parent._child_counts = {tag: 1}
+                    position = 1
+                else:
+                    position = counts.get(tag, 0) + 1
+                    counts[tag] = position
+                if tag in dropped_tags:
+                    walker.skip_subtree()
+                    stack.append(None)
+                    continue
+                node = new_node(len(nodes), tag, element, parent, position, counts)
+                node.affiliation = tag if tag in affiliation_tags else parent.affiliation
+                parent.children.append(node)
+                nodes.append(node)
+            stack.append(node)
+            text = element.text
+            if text is not None:
+                node._text_count = 1
+                if not text.isspace():
+                    _add_text(nodes, leaves, node, text, 1)
+        else:
+            if event == "end":
+                closed = stack.pop()
+                if closed is not None and not closed.children and closed is not root:
+                    _close_childless(nodes, leaves, closed)
+                if not stack:
+                    continue
+            elif not stack:
+                continue
+            # An element's, comment's or processing instruction's tail is
+            # the next text node of the enclosing element.
+            tail = element.tail
+            if tail is not None:
+                owner = stack[-1]
+                assert owner is not None
+                owner._text_count += 1
+                if not tail.isspace():
+                    _add_text(nodes, leaves, owner, tail, owner._text_count)
+
+    root._tree_nodes = nodes
+    _set_leaf_ranges(nodes)
+    return PageTree(nodes, leaves, url, document)
+
+
+def _add_text(
+    nodes: list[Node], leaves: list[Node], owner: Node, text: str, text_index: int
+) -> None:
+    leaf = Node(len(nodes), TEXT, owner.element, owner, text_index, None)
+    leaf.value = " ".join(text.split())
+    leaf.affiliation = owner.affiliation
+    leaf.prop = "text"
+    if owner.affiliation == "a":
+        link = owner if owner.tag == "a" else next(n for n in owner.ancestors() if n.tag == "a")
+        leaf.prop = _media_property(link.element.get("href")) or "text"
+    leaf.leaf_index = len(leaves)
+    owner.children.append(leaf)
+    nodes.append(leaf)
+    leaves.append(leaf)
+
+
+def _close_childless(nodes: list[Node], leaves: list[Node], node: Node) -> None:
+    """An element with no kept content is a data leaf or is dropped."""
+    element = node.element
+    value = None
+    for name in DATA_ATTRIBUTES.get(node.tag, ()):
+        value = element.get(name)
+        if value:
+            break
+    if not value or value.isspace():
+        # Formatting only; it is the newest node since it has no descendants.
+        nodes.pop()
+        assert node.parent is not None
+        node.parent.children.pop()
+        return
+    node.value = value.strip()
+    parent_tag = node.parent.tag if node.parent is not None else ""
+    node.prop = _element_leaf_property(node.tag, node.value, parent_tag)
+    node.leaf_index = len(leaves)
+    leaves.append(node)
+
+
+def _mark_repeats(nodes: Sequence[Node]) -> None:
+    """Find groups of similar siblings (same tag, class and first child) and
+    mark every node under them as *sequential*."""
+    for node in nodes:
+        children = node.children
+        if len(children) < 2:
+            continue
+        groups: dict[tuple[str, str | None, str | None], list[Node]] = {}
+        for child in children:
+            if child.tag is TEXT:
+                continue
+            grandchildren = child.children
+            first = grandchildren[0].tag if grandchildren else None
+            key = (child.tag, child.element.get("class"), first)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [child]
+            else:
+                group.append(child)
+        for group in groups.values():
+            if len(group) > 1:
+                for position, child in enumerate(group, 1):
+                    child._repeat = (position, len(group))
+    for node in nodes:
+        parent = node.parent
+        node._sequential = node._repeat is not None or (
+            parent is not None and bool(parent._sequential)
+        )
+
+
+def _set_leaf_ranges(nodes: Sequence[Node]) -> None:
+    """Children come after their parent in pre-order, so one backward sweep
+    gives every node its leftmost and rightmost leaf."""
+    for node in reversed(nodes):
+        if node.leaf_index >= 0:
+            node.first_leaf = node.last_leaf = node.leaf_index
+        parent = node.parent
+        if parent is not None and node.first_leaf >= 0:
+            if parent.first_leaf < 0 or node.first_leaf < parent.first_leaf:
+                parent.first_leaf = node.first_leaf
+            if node.last_leaf > parent.last_leaf:
+                parent.last_leaf = node.last_leaf
