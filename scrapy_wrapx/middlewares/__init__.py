@@ -1,0 +1,1 @@
+"""Scrapy middlewares of scrapy-wrapx: thin adapters over the core."""

@@ -1,0 +1,132 @@
+"""Selector repair: when to replace a broken selector, and with what.
+
+A relocation on one page can be a lucky guess; a relocation that lands on the
+same place page after page is a repair. :class:`TargetState` counts
+consecutive relocations that agree (after generalizing the XPaths of list
+targets), replaces the selector once the streak reaches the threshold, and
+keeps every replaced selector in its history so nothing is lost to a bad
+repair. It is plain JSON so it lives in any store.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["TargetState", "generalize_xpaths"]
+
+_STEP = re.compile(r"^(?P<name>.*?)(?:\[(?P<position>\d+)\])?$")
+STATE_VERSION = 1
+
+
+def _split_steps(xpath: str) -> list[str]:
+    # Absolute XPaths from the page tree: "/"-separated steps, and quotes
+    # only inside *[name()='...'] steps, which hold no "/".
+    return xpath.split("/")
+
+
+def generalize_xpaths(xpaths: Sequence[str]) -> str:
+    """One XPath selecting all of ``xpaths``, stable when the list grows.
+
+    Positions that differ between the paths are dropped, so the three
+    authors ``.../li[1]/a``, ``.../li[2]/a``, ``.../li[3]/a`` give
+    ``.../li/a``, which still selects all authors on a page with five.
+    Paths of different shapes are joined with ``|``.
+
+    >>> generalize_xpaths(["/html/body/ul/li[1]/a", "/html/body/ul/li[3]/a"])
+    '/html/body/ul/li/a'
+    >>> generalize_xpaths(["/html/body/h1/text()[1]"])
+    '/html/body/h1/text()[1]'
+    """
+    if not xpaths:
+        raise ValueError("Cannot generalize an empty list of XPaths")
+    unique = list(dict.fromkeys(xpaths))
+    if len(unique) == 1:
+        return unique[0]
+    split = [_split_steps(xpath) for xpath in unique]
+    if len({len(steps) for steps in split}) != 1:
+        return " | ".join(unique)
+    merged = []
+    for column in zip(*split):
+        if len(set(column)) == 1:
+            merged.append(column[0])
+            continue
+        names = {_STEP.match(step).group("name") for step in column}  # type: ignore[union-attr]
+        if len(names) != 1:
+            return " | ".join(unique)
+        merged.append(names.pop())
+    return "/".join(merged)
+
+
+@dataclass
+class TargetState:
+    """What scrapy-wrapx remembers about one declared target."""
+
+    field: str
+    #: The selector in use (the declared one until a repair replaces it).
+    selector: str | None
+    #: The selector the spider declared, for reports.
+    declared: str | None = None
+    #: The locator's reference (``TargetReference`` JSON, parsed).
+    reference: dict[str, Any] | None = None
+    #: Replaced selectors, oldest first.
+    history: list[dict[str, Any]] = field(default_factory=list)
+    #: The current run of agreeing relocations: selector and length.
+    streak_selector: str | None = None
+    streak: int = 0
+
+    def record_selector_hit(self) -> None:
+        """The selector worked: any relocation streak is over."""
+        self.streak_selector = None
+        self.streak = 0
+
+    def record_relocation(self, xpaths: Sequence[str], repair_after: int) -> str | None:
+        """Count a relocation to ``xpaths``; return the new selector when
+        this relocation completes a repair, else None."""
+        candidate = generalize_xpaths(xpaths)
+        if candidate == self.streak_selector:
+            self.streak += 1
+        else:
+            self.streak_selector, self.streak = candidate, 1
+        if self.streak < repair_after or candidate == self.selector:
+            return None
+        self.history.append(
+            {"selector": self.selector, "replaced_by": candidate, "at": time.time()}
+        )
+        self.selector = candidate
+        self.record_selector_hit()
+        return candidate
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": STATE_VERSION,
+            "field": self.field,
+            "selector": self.selector,
+            "declared": self.declared,
+            "reference": self.reference,
+            "history": self.history,
+            "streak_selector": self.streak_selector,
+            "streak": self.streak,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TargetState:
+        """Rebuild a state; :class:`ValueError` for foreign or old data."""
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            version = data.get("version") if isinstance(data, dict) else None
+            raise ValueError(f"Unsupported target state version {version!r}")
+        try:
+            return cls(
+                field=str(data["field"]),
+                selector=data["selector"],
+                declared=data.get("declared"),
+                reference=data.get("reference"),
+                history=list(data.get("history") or []),
+                streak_selector=data.get("streak_selector"),
+                streak=int(data.get("streak") or 0),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"Invalid target state: {exc}") from exc

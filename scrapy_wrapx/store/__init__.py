@@ -1,0 +1,8 @@
+"""Stores for seeds, templates and target references (see :mod:`.base`)."""
+
+from __future__ import annotations
+
+from .base import WrapxStore, decode_record, encode_record
+from .sqlite import SqliteStore
+
+__all__ = ["SqliteStore", "WrapxStore", "decode_record", "encode_record"]

@@ -1,0 +1,114 @@
+"""The store interface: where seeds, templates and target references live.
+
+Scrapy scales out as several crawler processes on several machines, so all
+the state scrapy-wrapx keeps between responses — target references and
+repaired selectors, collected seed pages, induced templates, buffered pages —
+goes through this one small interface, with an embedded SQLite store as the
+default and a Redis store for shared deployments.
+
+Everything stored is JSON inside a small envelope that names the format and
+its version. A record that is not valid JSON, or not ours, is skipped with a
+warning and never executed: a store can be shared, copied or corrupted, and a
+crawl must survive all three.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from abc import ABC, abstractmethod
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+#: Version of the record envelope; bump it when the envelope itself changes.
+RECORD_FORMAT = "scrapy-wrapx"
+RECORD_VERSION = 1
+
+
+def encode_record(value: Any) -> str:
+    """Wrap ``value`` (anything :func:`json.dumps` accepts) in the envelope."""
+    return json.dumps(
+        {"format": RECORD_FORMAT, "version": RECORD_VERSION, "data": value},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def decode_record(raw: str | bytes | None, where: str) -> Any | None:
+    """The value of a stored record, or None (with a warning) when the record
+    is corrupt, foreign, or from an unknown envelope version."""
+    if raw is None:
+        return None
+    try:
+        record = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        logger.warning("Skipping corrupt scrapy-wrapx record %s: %s", where, exc)
+        return None
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        logger.warning("Skipping foreign record %s: not a scrapy-wrapx record", where)
+        return None
+    if record.get("version") != RECORD_VERSION or "data" not in record:
+        logger.warning(
+            "Skipping scrapy-wrapx record %s with unsupported version %r",
+            where,
+            record.get("version"),
+        )
+        return None
+    return record["data"]
+
+
+class WrapxStore(ABC):
+    """Key-value documents and append-only lists, grouped in namespaces.
+
+    Namespaces used by scrapy-wrapx: ``targets`` (references per spider and
+    field), ``seeds`` (collected seed pages per domain and kind), ``templates``
+    (induced templates), ``pending`` (pages seen before their kind's template
+    was ready). Keys are short strings such as ``"books/title"``.
+
+    Implementations must be safe to use from several threads of one process
+    (induction runs off the reactor thread) and from several processes.
+    """
+
+    @abstractmethod
+    def get(self, namespace: str, key: str) -> Any | None:
+        """The stored value, or None when absent or unreadable."""
+
+    @abstractmethod
+    def set(self, namespace: str, key: str, value: Any) -> None:
+        """Store ``value`` (JSON-serializable) under ``key``, replacing it."""
+
+    @abstractmethod
+    def add(self, namespace: str, key: str, value: Any) -> bool:
+        """Store ``value`` only if ``key`` is absent; True if it was stored.
+
+        Used as a cross-process lock: the process that adds a claim first
+        does the work (e.g. induces a template) and the others wait for it.
+        """
+
+    @abstractmethod
+    def delete(self, namespace: str, key: str) -> None:
+        """Remove ``key`` and, if it names a list, the list."""
+
+    @abstractmethod
+    def keys(self, namespace: str) -> list[str]:
+        """All keys of ``namespace`` (documents and lists), sorted."""
+
+    @abstractmethod
+    def append(self, namespace: str, key: str, value: Any) -> int:
+        """Append ``value`` to the list ``key``; return the new length."""
+
+    @abstractmethod
+    def get_list(self, namespace: str, key: str) -> list[Any]:
+        """The list ``key`` in append order; unreadable entries are skipped."""
+
+    @abstractmethod
+    def list_length(self, namespace: str, key: str) -> int:
+        """How many entries the list ``key`` holds."""
+
+    @abstractmethod
+    def pop_list(self, namespace: str, key: str) -> list[Any]:
+        """Atomically take (return and remove) every entry of list ``key``."""
+
+    def close(self) -> None:
+        """Release connections; the store is not used afterwards."""
