@@ -1,0 +1,239 @@
+"""Target references: what the hybrid locator keeps of the page where a
+target was seen, as compact, versioned JSON.
+
+A reference does not hold the page. It holds the *pruned* reference tree
+around the target — every leaf within ``window`` leaves of it, as a tag
+and a checksum of its value, and their ancestors as tags — plus, for every
+stored node, its node-distance triple ⟨ALD, RLD, PD⟩ to the target (thesis
+§4.2.2) and which leaf boundary it was measured from; and for the target
+its path features (ch. 5). That is everything the neighbour-zone and
+path-similarity methods read of the reference page.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ._page import PageIndex, leaf_label
+from .mapping import ArrayTree
+from .paths import PathFeatures
+
+if TYPE_CHECKING:
+    from ..dom import Node, PageTree
+    from ._select import Pick
+
+__all__ = ["FORMAT", "VERSION", "Target", "TargetReference", "build_reference"]
+
+FORMAT = "scrapy-wrapx/target-reference"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Target:
+    """One selected node of a reference.
+
+    ``node`` is the position in the pruned tree of the *anchor leaf* the
+    locator tracks (the node itself, or the first leaf of a selected
+    element, which is ``up`` levels below it); ``triples`` holds, per
+    pruned node, ``(ALD, RLD, PD, side)`` with side 0 for the leftmost and
+    1 for the rightmost leaf boundary.
+    """
+
+    node: int
+    prop: str | None
+    value: str
+    kind: str  # "text", "element" or "attribute"
+    up: int
+    attribute: str | None
+    features: PathFeatures
+    triples: tuple[tuple[int, int, int, int], ...]
+    list_path: tuple[str, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "node": self.node,
+            "prop": self.prop,
+            "value": self.value,
+            "kind": self.kind,
+            "up": self.up,
+            "attribute": self.attribute,
+            "features": self.features.to_json(),
+            "triples": [value for triple in self.triples for value in triple],
+            "list_path": list(self.list_path) if self.list_path is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Target:
+        flat = [int(value) for value in data["triples"]]
+        if len(flat) % 4:
+            raise ValueError(f"Corrupt triples in target reference: {len(flat)!r} values")
+        return cls(
+            int(data["node"]),
+            data["prop"],
+            str(data["value"]),
+            str(data["kind"]),
+            int(data["up"]),
+            data["attribute"],
+            PathFeatures.from_json(data["features"]),
+            tuple(
+                (flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)
+            ),
+            tuple(data["list_path"]) if data["list_path"] is not None else None,
+        )
+
+
+@dataclass(frozen=True)
+class TargetReference:
+    """A target as seen on its reference page; see the module docstring."""
+
+    selector: str
+    url: str | None
+    labels: tuple[Any, ...]
+    parents: tuple[int, ...]
+    targets: tuple[Target, ...]
+
+    @property
+    def is_list(self) -> bool:
+        """True when the selector matched several nodes: relocation then
+        returns all members of the list."""
+        return len(self.targets) > 1
+
+    def tree(self) -> ArrayTree:
+        """The pruned reference tree, for the mapping."""
+        return ArrayTree(self.labels, self.parents)
+
+    def to_json(self) -> str:
+        labels = [label if isinstance(label, str) else list(label) for label in self.labels]
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "selector": self.selector,
+                "url": self.url,
+                "labels": labels,
+                "parents": list(self.parents),
+                "targets": [target.to_json() for target in self.targets],
+            },
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TargetReference:
+        try:
+            data = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"Not a target reference: {str(text)[:60]!r}") from exc
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"Not a target reference: {str(text)[:60]!r}")
+        if data.get("version") != VERSION:
+            raise ValueError(f"Unsupported target reference version: {data.get('version')!r}")
+        try:
+            labels = tuple(
+                label if isinstance(label, str) else (str(label[0]), int(label[1]))
+                for label in data["labels"]
+            )
+            parents = tuple(int(parent) for parent in data["parents"])
+            targets = tuple(Target.from_json(target) for target in data["targets"])
+            reference = cls(str(data["selector"]), data["url"], labels, parents, targets)
+            tree = reference.tree()
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ValueError(f"Corrupt target reference: {exc}") from exc
+        if not targets or any(
+            not 0 <= t.node < len(labels) or len(t.triples) != len(labels) for t in targets
+        ):
+            raise ValueError(f"Corrupt target reference: {len(targets)!r} targets do not fit")
+        del tree
+        return reference
+
+
+def _anchor(tree: PageTree, node: Node) -> tuple[Node, int]:
+    """The leaf a selected node is tracked by and how far below it is."""
+    if node.is_leaf:
+        return node, 0
+    leaf = tree.leaves[node.first_leaf]
+    return leaf, leaf.depth - node.depth
+
+
+def build_reference(
+    page: PageIndex, picks: list[Pick], selector: str, url: str | None, window: int
+) -> TargetReference:
+    """The reference of ``picks`` (non-empty) on ``page``."""
+    tree = page.tree
+    anchors = [_anchor(tree, pick.node) for pick in picks]
+    low = max(0, min(leaf.leaf_index for leaf, _ in anchors) - window)
+    high = min(len(tree.leaves) - 1, max(leaf.leaf_index for leaf, _ in anchors) + window)
+    kept: list[Node] = []
+    position: dict[int, int] = {}
+    for node in tree.nodes:
+        if node.first_leaf <= high and node.last_leaf >= low:
+            position[node.index] = len(kept)
+            kept.append(node)
+    labels = tuple(
+        leaf_label(node.tag, node.value) if node.is_leaf else node.tag for node in kept
+    )
+    parents = tuple(position[node.parent.index] if node.parent else -1 for node in kept)
+    list_paths = _list_paths([leaf for leaf, _ in anchors])
+    targets = []
+    for number, (pick, (leaf, up)) in enumerate(zip(picks, anchors)):
+        if pick.attribute is not None:
+            kind = "attribute"
+        elif pick.node.is_text:
+            kind = "text"
+        else:
+            kind = "element"
+        from ._select import output_of
+
+        _, value = output_of(tree, pick.node, pick.attribute)
+        triples = tuple(_triple(page, leaf, node) for node in kept)
+        targets.append(
+            Target(
+                position[leaf.index],
+                leaf.prop,
+                value,
+                kind,
+                up,
+                pick.attribute,
+                PathFeatures.of(leaf),
+                triples,
+                list_paths[number] if list_paths else None,
+            )
+        )
+    return TargetReference(selector, url, labels, parents, tuple(targets))
+
+
+def _list_paths(leaves: list[Node]) -> list[tuple[str, ...]] | None:
+    """For a list target, each member's tag path (no sibling indexes) below
+    the members' deepest common ancestor — the *list pattern*."""
+    if len(leaves) < 2:
+        return None
+    common = set(leaves[0].ancestors())
+    for leaf in leaves[1:]:
+        common &= set(leaf.ancestors())
+    container = max(common, key=lambda node: node.depth)
+    paths = []
+    for leaf in leaves:
+        steps = []
+        node: Node | None = leaf
+        while node is not None and node is not container:
+            steps.append("text()" if node.is_text else node.tag)
+            node = node.parent
+        steps.reverse()
+        paths.append(tuple(steps))
+    return paths
+
+
+def _triple(page: PageIndex, target: Node, node: Node) -> tuple[int, int, int, int]:
+    """⟨ALD, RLD, PD⟩ from ``target`` to ``node`` and the boundary used."""
+    here = target.leaf_index
+    left, right = node.first_leaf, node.last_leaf
+    side = 0 if abs(left - here) <= abs(right - here) else 1
+    boundary = left if side == 0 else right
+    ald = boundary - here
+    rank_target = page.relative_rank(target.prop, here, True)
+    rank_boundary = page.relative_rank(target.prop, boundary, ald < 0 or ald == 0)
+    rld = rank_boundary - rank_target
+    pd = page.path_distance(node.index, here)
+    return (ald, rld, pd, side)
