@@ -95,7 +95,7 @@ def test_list_pages_hold_records_in_order_with_pagination() -> None:
         assert [r.css("h3 a::text").get() for r in records] == [
             record["title"][0] for record in site.records[path]
         ]
-        for record, expected in zip(records, site.records[path]):
+        for record, expected in zip(records, site.records[path], strict=True):
             assert record.css("ul.authors li::text").getall() == expected["author"]
         seen.extend(r.css("h3 a::attr(href)").get() for r in records)
         assert bool(selector.css("a.next")) == (number < 3)

@@ -131,7 +131,7 @@ def test_fixture_truth_is_in_the_leaves() -> None:
         byline = [v for v in values if v.startswith("by ")]
         assert all(author in byline[0] for author in truth["author"])
         # Dropped: head, scripts, comments.
-        assert not any("dataLayer" in v or "reviews" == v for v in values)
+        assert not any("dataLayer" in v or v == "reviews" for v in values)
 
 
 # --------------------------------------------------------------------------

@@ -81,7 +81,7 @@ def time_site(site: SwdeSite, repeat: int) -> SiteTiming:
                 dom_runs[i].append(_timed(dom.parse, page.html))
     lxml_ms = [statistics.median(runs) / 1e6 for runs in lxml_runs]
     dom_ms = [statistics.median(runs) / 1e6 for runs in dom_runs]
-    ratios = [d / x for d, x in zip(dom_ms, lxml_ms)]
+    ratios = [d / x for d, x in zip(dom_ms, lxml_ms, strict=True)]
     nodes = [len(dom.parse(page.html).nodes) for page in site.pages]
     return SiteTiming(
         site=site.name,

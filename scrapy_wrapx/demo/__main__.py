@@ -7,6 +7,7 @@ site's URL (tests and scripts started with ``--port 0`` read the port there).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import threading
 
@@ -29,10 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     with server:
         print(server.url, flush=True)
         print(f"redesigned site: {server.url}v2/  (Ctrl-C stops)", file=sys.stderr, flush=True)
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             threading.Event().wait()
-        except KeyboardInterrupt:
-            pass
     return 0
 
 

@@ -163,7 +163,7 @@ class DemoServer:
             self._thread = None
         self._httpd.server_close()
 
-    def __enter__(self) -> DemoServer:  # noqa: PYI034 (typing.Self needs 3.11)
+    def __enter__(self) -> DemoServer:
         return self.start()
 
     def __exit__(self, *exc_info: object) -> None:

@@ -312,7 +312,7 @@ def build_site(seed: int = 0, *, redesigned: bool = False, books: int = 30) -> D
 
     pages["/"] = render_home(catalogue[:3], redesigned=redesigned)
     pages["/about.html"] = render_about(redesigned=redesigned)
-    for number, (path, chunk) in enumerate(zip(list_pages, chunks), 1):
+    for number, (path, chunk) in enumerate(zip(list_pages, chunks, strict=True), 1):
         sidebar = _draw_sidebar(chrome, catalogue, chunk)
         pages[path] = render_list(
             chunk,

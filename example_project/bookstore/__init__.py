@@ -1,0 +1,1 @@
+"""The example Scrapy project crawling the scrapy-wrapx demo bookstore."""
