@@ -1,0 +1,137 @@
+"""A store in Redis, for several crawler processes on several machines.
+
+Scrapy scales out as many processes sharing one Redis (the way scrapy-redis
+shares a request queue); with this store they also share seed pages, page
+kinds, induced templates and target references, so a template induced by
+one process is used by all.
+
+Layout, under ``WRAPX_STORE_REDIS_PREFIX`` (``wrapx``):
+
+* ``<prefix>:doc:<namespace>`` — a hash, one field per document key;
+* ``<prefix>:list:<namespace>:<key>`` — a Redis list per list key;
+* ``<prefix>:lists:<namespace>`` — the set of list keys of a namespace, so
+  :meth:`RedisStore.keys` needs no ``SCAN`` over the whole server.
+
+Each operation that touches more than one Redis key runs as one ``MULTI``
+transaction, so concurrent processes never see half of a write.
+
+Install with ``pip install scrapy-wrapx[redis]``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .base import WrapxStore, decode_record, encode_record
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+
+class RedisStore(WrapxStore):
+    """A :class:`~scrapy_wrapx.store.base.WrapxStore` on a Redis server."""
+
+    def __init__(self, url: str, *, prefix: str = "wrapx", client: Any | None = None) -> None:
+        if client is None:
+            try:
+                import redis
+            except ImportError as exc:  # pragma: no cover - depends on the env
+                raise ValueError(
+                    f"RedisStore for {url!r} requires the redis package: "
+                    "pip install scrapy-wrapx[redis]"
+                ) from exc
+            client = redis.Redis.from_url(url)
+        if not prefix or any(ch.isspace() for ch in prefix):
+            raise ValueError(f"Invalid Redis key prefix: {prefix!r}")
+        self.url = url
+        self.prefix = prefix
+        #: redis-py clients are thread-safe (one connection pool), so the
+        #: induction thread and the reactor thread share this one.
+        self._redis = client
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RedisStore:
+        """Connect to ``WRAPX_STORE_REDIS_URL`` with ``WRAPX_STORE_REDIS_PREFIX``."""
+        from scrapy_wrapx import settings as default_settings
+
+        settings = crawler.settings
+        return cls(
+            settings.get("WRAPX_STORE_REDIS_URL", default_settings.WRAPX_STORE_REDIS_URL),
+            prefix=settings.get(
+                "WRAPX_STORE_REDIS_PREFIX", default_settings.WRAPX_STORE_REDIS_PREFIX
+            ),
+        )
+
+    def __repr__(self) -> str:
+        return f"RedisStore({self.url!r}, prefix={self.prefix!r})"
+
+    def _doc(self, namespace: str) -> str:
+        return f"{self.prefix}:doc:{namespace}"
+
+    def _list(self, namespace: str, key: str) -> str:
+        return f"{self.prefix}:list:{namespace}:{key}"
+
+    def _lists(self, namespace: str) -> str:
+        return f"{self.prefix}:lists:{namespace}"
+
+    def get(self, namespace: str, key: str) -> Any | None:
+        raw = self._redis.hget(self._doc(namespace), key)
+        return None if raw is None else decode_record(raw, f"{namespace}/{key}")
+
+    def set(self, namespace: str, key: str, value: Any) -> None:
+        self._redis.hset(self._doc(namespace), key, encode_record(value))
+
+    def add(self, namespace: str, key: str, value: Any) -> bool:
+        return bool(self._redis.hsetnx(self._doc(namespace), key, encode_record(value)))
+
+    def delete(self, namespace: str, key: str) -> None:
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hdel(self._doc(namespace), key)
+        pipe.delete(self._list(namespace, key))
+        pipe.srem(self._lists(namespace), key)
+        pipe.execute()
+
+    def keys(self, namespace: str) -> list[str]:
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hkeys(self._doc(namespace))
+        pipe.smembers(self._lists(namespace))
+        documents, lists = pipe.execute()
+        return sorted({_text(key) for key in documents} | {_text(key) for key in lists})
+
+    def append(self, namespace: str, key: str, value: Any) -> int:
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.rpush(self._list(namespace, key), encode_record(value))
+        pipe.sadd(self._lists(namespace), key)
+        length, _ = pipe.execute()
+        return int(length)
+
+    def get_list(self, namespace: str, key: str) -> list[Any]:
+        raws = self._redis.lrange(self._list(namespace, key), 0, -1)
+        return self._decode(namespace, key, raws)
+
+    def list_length(self, namespace: str, key: str) -> int:
+        return int(self._redis.llen(self._list(namespace, key)))
+
+    def pop_list(self, namespace: str, key: str) -> list[Any]:
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.lrange(self._list(namespace, key), 0, -1)
+        pipe.delete(self._list(namespace, key))
+        pipe.srem(self._lists(namespace), key)
+        raws, _, _ = pipe.execute()
+        return self._decode(namespace, key, raws)
+
+    @staticmethod
+    def _decode(namespace: str, key: str, raws: list[bytes]) -> list[Any]:
+        values = []
+        for position, raw in enumerate(raws):
+            value = decode_record(raw, f"{namespace}/{key}#{position}")
+            if value is not None:
+                values.append(value)
+        return values
+
+    def close(self) -> None:
+        self._redis.close()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else value
