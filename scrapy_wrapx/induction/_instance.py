@@ -1,0 +1,134 @@
+"""Seed pages as fully fixed templates, with what alignment compares them by.
+
+Each seed page becomes a template that accepts exactly that page: elements
+with all their attributes fixed, texts fixed. Merging such templates (see
+:mod:`._merge`) generalizes them. Every template node carries an
+:class:`Info` while induction runs:
+
+* a **profile**: the set of label paths up to :data:`PROFILE_DEPTH` levels
+  below the node, the structural/textual symbol of seed 000 made graded:
+  element labels are tag and class, a text's label is the text itself when it
+  is *template text* and ``#`` otherwise. Two subtrees are peers when their
+  profiles overlap enough (Dice coefficient);
+* the node's **size** (weight in alignment) and, for texts, the distinct
+  values seen (the samples EXALG-style tokens are derived from).
+
+*Template text* follows EXALG's occurrence vectors, reduced to what a handful
+of seeds can support: a text value that occurs on every seed page is
+template (data values do repeat across pages — tags, reviewers, prices —
+but rarely on all of them). Template texts are what keeps a menu of fixed labels from folding into
+a set of "records", and "Publisher" from aligning with "ISBN-13".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..dom import TEXT, PageTree
+from ..template import Blob, Elem, Opt, Set, Text, TNode
+
+#: Nodes deeper than this become a :class:`~scrapy_wrapx.template.Blob`:
+#: templates stay shallow enough for the recursive matcher on any page.
+DEPTH_CAP = 80
+#: How many levels below a node its profile describes.
+PROFILE_DEPTH = 4
+#: Distinct values kept per text (enough to derive EXALG tokens).
+MAX_SAMPLES = 64
+
+
+@dataclass
+class Info:
+    profile: frozenset[tuple[str, ...]] = frozenset()
+    size: int = 1
+    samples: list[str] = field(default_factory=list)
+    label: str = ""
+
+
+def template_texts(trees: Sequence[PageTree]) -> frozenset[str]:
+    """Text values that occur on every page (EXALG's root occurrence
+    vector, ``<1, 1, ...>``, read as "at least once")."""
+    if len(trees) < 2:
+        return frozenset()
+    need = len(trees)
+    counts: dict[str, int] = {}
+    for tree in trees:
+        for value in {leaf.value for leaf in tree.leaves if leaf.tag == TEXT}:
+            counts[value] = counts.get(value, 0) + 1
+    return frozenset(value for value, count in counts.items() if count >= need)
+
+
+def elem_label(tag: str, attrs: dict[str, str | None]) -> str:
+    cls = attrs.get("class")
+    return f"{tag}.{' '.join(sorted(cls.split()))}" if cls else tag
+
+
+def text_label(value: str, template: frozenset[str]) -> str:
+    return f"#{value}" if value in template else "#"
+
+
+def profile_of(label: str, children: Iterable[TNode]) -> frozenset[tuple[str, ...]]:
+    """``label`` itself and ``label`` prefixed to the children's features
+    (sets and optionals are transparent)."""
+    features = {(label,)}
+    for child in children:
+        info: Info = child.aux
+        features.update((label, *f) for f in info.profile if len(f) < PROFILE_DEPTH)
+    return frozenset(features)
+
+
+def refresh(node: TNode) -> None:
+    """Recompute a node's :class:`Info` from its children's."""
+    if isinstance(node, Elem):
+        label = elem_label(node.tag, node.attrs)
+        node.aux = Info(profile_of(label, node.children),
+                        1 + sum(c.aux.size for c in node.children), label=label)
+    elif isinstance(node, (Set, Opt)):
+        children = node.children if isinstance(node, Set) else [node.child]
+        profile: set[tuple[str, ...]] = set()
+        for child in children:
+            profile |= child.aux.profile
+        node.aux = Info(frozenset(profile), sum(c.aux.size for c in children),
+                        label=children[0].aux.label if children else "")
+
+
+def instance(tree: PageTree, template: frozenset[str]) -> Elem:
+    """The fully fixed template of one page (no recursion; children are
+    finished before their parent, so each node's profile can be built from
+    theirs, and folding of repeats (:mod:`._fold`) runs on the way up)."""
+    from ._fold import fold_children
+
+    made: dict[int, TNode] = {}
+    nodes = tree.nodes
+    for node in reversed(nodes):
+        if node.depth > DEPTH_CAP:
+            continue
+        if node.tag == TEXT:
+            text = Text([node.value])
+            text.aux = Info(frozenset({(text_label(node.value, template),)}), 1,
+                            [node.value], text_label(node.value, template))
+            made[node.index] = text
+            continue
+        elem = Elem(node.tag, dict(node.element.attrib), [])
+        if node.depth == DEPTH_CAP and node.children:
+            blob = Blob()
+            blob.aux = Info(frozenset({("*",)}), 1, label="*")
+            elem.children = [blob]
+        else:
+            elem.children = fold_children([made.pop(child.index) for child in node.children])
+        refresh(elem)
+        made[node.index] = elem
+    root = made[nodes[0].index]
+    assert isinstance(root, Elem)
+    return root
+
+
+def template_features(profile: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The features that end in a template text (textual symbols)."""
+    return frozenset(f for f in profile if len(f[-1]) > 1 and f[-1][0] == "#")
+
+
+def dice(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> float:
+    if not a or not b:
+        return 0.0
+    return 2.0 * len(a & b) / (len(a) + len(b))

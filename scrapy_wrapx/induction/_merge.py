@@ -1,0 +1,162 @@
+"""Merging templates: the multiple tree merge of seed 000, by alignment.
+
+Seed 000 recognizes peer nodes (simple tree matching with structural and
+textual symbols), aligns the peer matrix with rules R1–R4 and compresses it.
+Here the peer matrix is built one page at a time, as partial tree alignment
+does with its growing seed tree (seed 001): the current template's children
+are aligned with the next page's children by dynamic programming that
+maximizes the total similarity of aligned peers (order preserved), where
+
+* two elements are peers when their tags agree and their profiles overlap
+  (Dice >= :data:`PEER_THRESHOLD`); the score grows with their size, so big
+  matching blocks anchor the alignment (what R1/R2's spans do);
+* two texts are peers unless both are *different* template texts; equal
+  texts score highest (the textual symbol ``T_l`` of seed 000);
+* a set is the peer of another set, or of one element like its body
+  (SYNTHIA's AlignFor).
+
+Aligned peers merge recursively; what one side lacks becomes optional
+(seed 000's optional rows, SYNTHIA's ``if``). The merged template accepts
+every page either side accepted.
+"""
+
+from __future__ import annotations
+
+from ..template import Blob, Elem, Opt, Set, Text, TNode
+from ._instance import MAX_SAMPLES, Info, dice, refresh, template_features
+
+#: Minimum profile overlap (Dice) for two elements to be peers.
+PEER_THRESHOLD = 0.5
+
+_NONE = -1.0
+
+
+def _core(node: TNode) -> TNode:
+    return node.child if isinstance(node, Opt) else node
+
+
+def peer_score(a: TNode, b: TNode) -> float:
+    """How good a pair ``a``/``b`` is, or ``-1`` when they are no peers."""
+    a, b = _core(a), _core(b)
+    if isinstance(a, Text) and isinstance(b, Text):
+        la, lb = a.aux.label, b.aux.label
+        if a.fixed and b.fixed and a.parts[0] == b.parts[0]:
+            return 3.0
+        if la != "#" and lb != "#" and a.fixed and b.fixed:
+            return _NONE  # two different template texts
+        return 1.0
+    if isinstance(a, Blob) and isinstance(b, Blob):
+        return 1.0
+    if isinstance(a, Set) and not isinstance(b, Set):
+        a, b = b, a
+    if isinstance(b, Set) and not isinstance(a, Set):
+        if len(b.children) != 1:
+            return _NONE
+        body = b.children[0]
+        if not (isinstance(a, Elem) and isinstance(body, Elem) and a.tag == body.tag):
+            return _NONE
+    elif isinstance(a, Elem) and isinstance(b, Elem):
+        if a.tag != b.tag:
+            return _NONE
+    elif not (isinstance(a, Set) and isinstance(b, Set)):
+        return _NONE
+    similarity = dice(a.aux.profile, b.aux.profile)
+    texts_a, texts_b = template_features(a.aux.profile), template_features(b.aux.profile)
+    if texts_a and texts_b and not texts_a & texts_b:
+        return _NONE  # no template text in common: different blocks
+    if similarity < PEER_THRESHOLD:
+        return _NONE
+    return 1.0 + similarity * (a.aux.size + b.aux.size) / 2.0
+
+
+def merge_nodes(a: TNode, b: TNode) -> TNode:
+    """The generalization of two peers."""
+    optional = isinstance(a, Opt) or isinstance(b, Opt)
+    a, b = _core(a), _core(b)
+    merged: TNode
+    if isinstance(a, Text) and isinstance(b, Text):
+        merged = _merge_texts(a, b)
+    elif isinstance(a, Elem) and isinstance(b, Elem):
+        merged = _merge_elems(a, b)
+    elif isinstance(a, Set) or isinstance(b, Set):
+        body_a = a.children if isinstance(a, Set) else [a]
+        body_b = b.children if isinstance(b, Set) else [b]
+        merged = Set(merge_hedges(body_a, body_b))
+        refresh(merged)
+    else:
+        merged = a  # two blobs
+    if optional:
+        merged = Opt(merged)
+        refresh(merged)
+    return merged
+
+
+def _merge_texts(a: Text, b: Text) -> Text:
+    samples = list(a.aux.samples)
+    seen = set(samples)
+    for value in b.aux.samples:
+        if value not in seen and len(samples) < MAX_SAMPLES:
+            samples.append(value)
+            seen.add(value)
+    text = Text([samples[0]] if len(samples) == 1 else [None])
+    label = a.aux.label if a.aux.label == b.aux.label else "#"
+    text.aux = Info(frozenset({(label,)}), 1, samples, label)
+    return text
+
+
+def _merge_elems(a: Elem, b: Elem) -> Elem:
+    attrs: dict[str, str | None] = {}
+    for name in {**a.attrs, **b.attrs}:
+        va, vb = a.attrs.get(name), b.attrs.get(name)
+        attrs[name] = va if va is not None and va == vb else None
+    elem = Elem(a.tag, attrs, merge_hedges(a.children, b.children))
+    refresh(elem)
+    # Keep the union of both sides' features: the next page is compared with
+    # what any seed so far looked like.
+    elem.aux.profile = a.aux.profile | b.aux.profile | elem.aux.profile
+    elem.aux.size = max(a.aux.size, b.aux.size, elem.aux.size)
+    return elem
+
+
+def optional(node: TNode) -> TNode:
+    if isinstance(node, Opt):
+        return node
+    wrapped = Opt(node)
+    refresh(wrapped)
+    return wrapped
+
+
+def merge_hedges(a: list[TNode], b: list[TNode]) -> list[TNode]:
+    """Align two sequences of sibling templates and merge them."""
+    if not a:
+        return [optional(node) for node in b]
+    if not b:
+        return [optional(node) for node in a]
+    m, n = len(a), len(b)
+    scores = [[peer_score(x, y) for y in b] for x in a]
+    best = [[0.0] * (n + 1) for _ in range(m + 1)]
+    for i in range(m - 1, -1, -1):
+        row, below, pair_row = best[i], best[i + 1], scores[i]
+        for j in range(n - 1, -1, -1):
+            value = below[j] if below[j] > row[j + 1] else row[j + 1]
+            pair = pair_row[j]
+            if pair > 0 and pair + below[j + 1] > value:
+                value = pair + below[j + 1]
+            row[j] = value
+    out: list[TNode] = []
+    i = j = 0
+    while i < m and j < n:
+        pair = scores[i][j]
+        if pair > 0 and best[i][j] == pair + best[i + 1][j + 1]:
+            out.append(merge_nodes(a[i], b[j]))
+            i += 1
+            j += 1
+        elif best[i][j] == best[i + 1][j]:
+            out.append(optional(a[i]))
+            i += 1
+        else:
+            out.append(optional(b[j]))
+            j += 1
+    out.extend(optional(node) for node in a[i:])
+    out.extend(optional(node) for node in b[j:])
+    return out

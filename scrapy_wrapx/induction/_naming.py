@@ -1,0 +1,186 @@
+"""Stable field names (DESIGN.md): a nearby fixed label first ("Publisher:"
+-> ``publisher``), then an attribute hint (``class="price"``), then a name
+derived from the path.
+
+Names come from the template's content, never from counters over the seeds,
+so re-inducing from other seed pages of the same site names the same data the
+same way; with ``previous``, a field whose (label, hint, path) key equals a
+field of the older template takes over its name outright.
+
+A label is the last fixed text before the slot in page order, when it is
+short and label-like and both it and the slot are at most
+:data:`LABEL_REACH` levels below their common ancestor (``<b>Vendor:</b>
+Value Books``, ``<dt>Pages</dt><dd>96</dd>``, ``<th>`` and ``<td>``): a
+fixed text far away ("Additional Views" before a title) is layout, not a
+label. Nor is a fixed text that closes the element of the slot before it, as
+"out of 5" in ``Rated <span>3.0</span> out of 5``: that is a unit.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
+
+LABEL_REACH = 1
+#: Attributes whose variant values are data fields (the rest vary, but are
+#: layout: ids, styles, tracking parameters).
+DATA_ATTRIBUTES = frozenset({"href", "src", "data-src", "value", "data"})
+_MAX_LABEL_WORDS = 5
+_MAX_LABEL_CHARS = 40
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str) -> str:
+    name = _SLUG.sub("_", text.lower()).strip("_")[:40].strip("_")
+    if name and name[0].isdigit():
+        name = f"f_{name}"
+    return name
+
+
+def _label_like(text: str) -> bool:
+    return (
+        len(text) <= _MAX_LABEL_CHARS
+        and len(text.split()) <= _MAX_LABEL_WORDS
+        and any(ch.isalpha() for ch in text)
+    )
+
+
+def _hint(ancestors: list[Elem]) -> str:
+    for elem in reversed(ancestors[-3:]):
+        for attr in ("class", "id", "itemprop", "name"):
+            value = elem.attrs.get(attr)
+            if value:
+                words = [w for w in re.split(r"[\s]+", value) if slug(w)]
+                if words:
+                    return slug(words[0])
+    return ""
+
+
+class _Namer:
+    def __init__(self, previous: list[FieldInfo] | None) -> None:
+        self.fields: list[FieldInfo] = []
+        self.used: set[str] = set()
+        self.previous: dict[tuple[str, str, str, str], list[str]] = {}
+        for info in previous or []:
+            self.previous.setdefault(info.key, []).append(info.name)
+        self.last_label: tuple[str, list[int]] | None = None
+        self.last_slot: list[int] = []
+        self.sets: list[Set] = []
+
+    def unique(self, base: str) -> str:
+        name, count = base or "field", 1
+        while name in self.used:
+            count += 1
+            name = f"{base}_{count}"
+        self.used.add(name)
+        return name
+
+    def add(self, uid: int, slot: str, label: str, hint: str, path: str, fallback: str) -> str:
+        info = FieldInfo("", uid, slot, label, hint, path)
+        reused = [n for n in self.previous.get(info.key, []) if n not in self.used]
+        if reused:
+            info.name = reused[0]
+            self.used.add(info.name)
+        else:
+            base = (slug(label) or hint or fallback) if info.slot.isdigit() else fallback
+            info.name = self.unique(base)
+        self.fields.append(info)
+        return info.name
+
+    def label_for(self, ancestors: list[Elem]) -> str:
+        if self.last_label is None:
+            return ""
+        text, chain = self.last_label
+        common = _common(chain, [e.uid for e in ancestors])
+        near = len(ancestors) - common <= LABEL_REACH and len(chain) - common <= LABEL_REACH
+        return text if near else ""
+
+    def walk(self, items: list[TNode], ancestors: list[Elem]) -> None:
+        for item in items:
+            if isinstance(item, Elem):
+                chain = [*ancestors, item]
+                variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES]
+                if variant:
+                    base = _hint(chain) or item.tag
+                    path = "/".join(e.tag for e in chain[-4:])
+                    for attr in variant:
+                        item.names[attr] = self.add(
+                            item.uid, attr, "", base, path, f"{base}_{slug(attr)}"
+                        )
+                self.walk(item.children, chain)
+            elif isinstance(item, Text):
+                self.text(item, ancestors)
+            elif isinstance(item, Opt):
+                self.walk([item.child], ancestors)
+            elif isinstance(item, Set):
+                self.sets.append(item)
+                self.walk(item.children, ancestors)
+            elif isinstance(item, Blob):
+                path = "/".join(e.tag for e in ancestors[-4:])
+                item.name = self.add(item.uid, "0", "", "", path, "blob")
+
+    def text(self, item: Text, ancestors: list[Elem]) -> None:
+        if item.fixed:
+            value = item.parts[0] or ""
+            chain = [e.uid for e in ancestors]
+            # A fixed text right in the element that holds the previous slot
+            # closes that slot ("out of 5"); it labels nothing after it.
+            closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
+            if _label_like(value) and not closing:
+                self.last_label = (value, chain)
+            elif closing:
+                self.last_label = None
+            return
+        first = item.parts[0]
+        own = first if isinstance(first, str) and _label_like(first) else ""
+        label = own or self.label_for(ancestors)
+        hint = _hint(ancestors)
+        path = "/".join(e.tag for e in ancestors[-4:])
+        tags = [e.tag for e in ancestors[-2:]]
+        item.names = [
+            self.add(item.uid, str(slot), label, hint, path, tags[-1] if tags else "text")
+            for slot in range(item.slots)
+        ]
+        self.last_label = None
+        self.last_slot = [e.uid for e in ancestors]
+
+
+def _common(a: list[int], b: list[int]) -> int:
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    return common
+
+
+def name_fields(root: Elem, previous: list[FieldInfo] | None = None) -> list[FieldInfo]:
+    """Name every field and set of a finalized template (uids assigned)."""
+    namer = _Namer(previous)
+    namer.walk(root.children, [root])
+    for node in namer.sets:
+        head: Any = node.children[0] if node.children else None
+        while isinstance(head, Opt):
+            head = head.child
+        base = ""
+        if isinstance(head, Elem):
+            base = _hint([head]) or head.tag
+        first = next((f.name for f in namer.fields if _inside(node, f.uid)), "")
+        node.name = namer.unique(f"{base or first or 'record'}_list")
+    return namer.fields
+
+
+def _inside(node: Set, uid: int) -> bool:
+    stack: list[TNode] = list(node.children)
+    while stack:
+        item = stack.pop()
+        if item.uid == uid:
+            return True
+        if isinstance(item, (Elem, Set)):
+            stack.extend(item.children)
+        elif isinstance(item, Opt):
+            stack.append(item.child)
+    return False

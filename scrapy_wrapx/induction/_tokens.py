@@ -1,0 +1,101 @@
+"""Template text inside a text node (EXALG tokens).
+
+EXALG treats words as tokens and calls a token *template* when it occurs in
+the same role on every page. Inside one aligned text node, the role is the
+position: a token sequence that starts (or ends) every observed value is the
+template's, as ``"by "`` in ``"by Paul Kent"``, and separators that cut every
+value the same way (``"Value Books / 2008 / Paperback"``) split it into
+several fields.
+
+Seeds are few, so chance agreements are real ("The" can start two titles):
+a fixed part made of words needs :data:`MIN_WORD_SAMPLES` distinct values,
+and middle separators must be the very same sequence in every value and
+be punctuation between spaces (names contain plain spaces, numbers dots).
+
+>>> derive_parts([": Zebra", ": Hachette Book Group"])
+[': ', None]
+>>> derive_parts(["by Paul Kent", "by John Wesley", "by Ann Lee"])
+['by ', None]
+>>> derive_parts(["by Paul Kent", "by John Wesley"])
+[None]
+>>> derive_parts(["Value Books / 2008 / Paperback", "Zondervan / 2010 / Hardcover",
+...               "Barbour / 2009 / Paperback"])
+[None, ' / ', None, ' / ', None]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+#: Distinct values needed before words (not just punctuation) become fixed.
+MIN_WORD_SAMPLES = 3
+
+_TOKEN = re.compile(r"\w+|\W+")
+_WORD = re.compile(r"\w")
+#: A field separator inside a text: punctuation with spaces on both sides
+#: (" / ", " | ", " - "); "3.0" or "May 27, 2012" are one value each.
+_SEPARATOR = re.compile(r"\s+[^\w\s]+\s+")
+
+
+def _common_prefix(seqs: list[list[str]]) -> int:
+    shortest = min(len(s) for s in seqs)
+    size = 0
+    while size < shortest and all(s[size] == seqs[0][size] for s in seqs):
+        size += 1
+    return size
+
+
+def _trim(tokens: list[str], allow_words: bool) -> list[str]:
+    """Keep the longest run of tokens that is allowed as fixed text."""
+    if allow_words:
+        return tokens
+    for index, token in enumerate(tokens):
+        if _WORD.search(token):
+            return tokens[:index]
+    return tokens
+
+
+def derive_parts(samples: Sequence[str]) -> list[str | None]:
+    """The parts (fixed strings, ``None`` slots) of a text seen with the
+    distinct values ``samples``."""
+    values = list(dict.fromkeys(samples))
+    if len(values) == 1:
+        return [values[0]]
+    allow_words = len(values) >= MIN_WORD_SAMPLES
+    tokens = [_TOKEN.findall(value) for value in values]
+    prefix = _trim(tokens[0][: _common_prefix(tokens)], allow_words)
+    # A prefix may not eat a whole value: its slot would always be empty.
+    while prefix and any(len(t) <= len(prefix) for t in tokens):
+        prefix = prefix[:-1]
+    rests = [t[len(prefix):] for t in tokens]
+    reversed_rests = [list(reversed(t)) for t in rests]
+    suffix = list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], allow_words)))
+    while suffix and any(len(t) <= len(suffix) for t in rests):
+        suffix = suffix[:-1]
+    middles = [t[: len(t) - len(suffix)] for t in rests]
+    parts: list[str | None] = []
+    if prefix:
+        parts.append("".join(prefix))
+    separators = [
+        [tok for tok in middle[1:-1] if _SEPARATOR.fullmatch(tok)]
+        for middle in middles
+    ]
+    if allow_words and separators[0] and all(s == separators[0] for s in separators):
+        parts.append(None)
+        for separator in separators[0]:
+            parts.extend((separator, None))
+    else:
+        parts.append(None)
+    if suffix:
+        parts.append("".join(suffix))
+    if not _fits_all(parts, values):
+        return [None]
+    return parts
+
+
+def _fits_all(parts: list[str | None], values: list[str]) -> bool:
+    pattern = re.compile(
+        "".join("(.*?)" if part is None else re.escape(part) for part in parts), re.DOTALL
+    )
+    return all(pattern.fullmatch(value) for value in values)
