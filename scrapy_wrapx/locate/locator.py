@@ -47,6 +47,9 @@ class Candidate:
     xpath: str
     text: str
     confidence: float
+    #: 0 for the answer (one node, or several: a list target's members, ties
+    #: of SSP, or the repeats an unindexed XPath step selects), then 1, 2...
+    rank: int = 0
 
 
 @dataclass(frozen=True)
@@ -150,10 +153,24 @@ class HybridLocator:
                 if previous is None or previous[1] < confidence:
                     found[leaf] = (target, confidence)
         if not reference.is_list:
-            return self._candidates(tree, [(leaf, t, c) for leaf, t, c in ranked])
+            if not ranked:
+                return []
+            best, target, confidence = ranked[0]
+            answer = [best]
+            if self.method == "ssp":
+                answer = [leaf for leaf, _, c in ranked if c >= confidence - _TIE]
+            else:
+                answer = _repeats(tree, target, best)
+            group = [(leaf, target, confidence, 0) for leaf in answer]
+            rest = [
+                (leaf, t, c, rank)
+                for rank, (leaf, t, c) in enumerate(ranked, 1)
+                if leaf not in answer
+            ]
+            return self._candidates(tree, group + rest)
         for leaf, target, confidence in _expand_list(index, reference, found):
             found.setdefault(leaf, (target, confidence))
-        members = sorted((leaf, t, c) for leaf, (t, c) in found.items())
+        members = sorted((leaf, t, c, 0) for leaf, (t, c) in found.items())
         return self._candidates(tree, members)
 
     def resolve(
@@ -174,15 +191,13 @@ class HybridLocator:
         except ValueError:
             picks = []
         candidates = self.locate(reference, tree)
-        if picks and candidates:
+        answer = [candidate for candidate in candidates if candidate.rank == 0]
+        if picks and answer:
             hits = [output_of(tree, pick.node, pick.attribute) for pick in picks]
-            by_xpath = {candidate.xpath: candidate for candidate in candidates}
-            if reference.is_list:
-                agreed = all(xpath in by_xpath for xpath, _ in hits)
-            else:
-                hits = hits[:1]
-                agreed = hits[0][0] == candidates[0].xpath
-            if agreed:
+            by_xpath = {candidate.xpath: candidate for candidate in answer}
+            # Every hit must be what the locator finds: a selector that still
+            # selects something may select the wrong thing on a changed page.
+            if all(xpath in by_xpath for xpath, _ in hits):
                 confidence = min(by_xpath[xpath].confidence for xpath, _ in hits)
                 return Resolution(
                     [value for _, value in hits],
@@ -190,9 +205,7 @@ class HybridLocator:
                     confidence,
                     "selector",
                 )
-        kept = [c for c in candidates if c.confidence >= min_confidence]
-        if not reference.is_list:
-            kept = kept[:1]
+        kept = [c for c in answer if c.confidence >= min_confidence]
         if not kept:
             best = max((c.confidence for c in candidates), default=0.0)
             return Resolution([], [], best, "refused")
@@ -247,12 +260,20 @@ class HybridLocator:
             for leaf in leaves[max(0, low) : high + 1]
             if leaf.prop == target.prop
         ]
-        scored = self._score(target, index, zone)
-        scored.sort(key=lambda item: (-round(item[1], 9), abs(item[0] - center), item[0]))
-        return [
-            (leaf, score * (0.5 + 0.5 * agreement(cast, leaf, self.radius)))
-            for leaf, score in scored
-        ]
+        # Rank the zone by path similarity weighed with how much of the
+        # unchanged neighbourhood points at each leaf: SSP alone cannot tell
+        # apart sibling texts of one element, the neighbours can.
+        label = _label_partner(ref_tree, target, unchanged, index)
+        ranked = []
+        for leaf, score in self._score(target, index, zone):
+            support = agreement(cast, leaf, self.radius)
+            if label is not None:
+                # The leaf right after the target's unchanged label (the
+                # "ISBN-13:" before an ISBN) has as much say as the votes.
+                support = (support + (1.0 if leaf == label + 1 else 0.0)) / 2
+            ranked.append((leaf, score * (0.5 + 0.5 * support)))
+        ranked.sort(key=lambda item: (-round(item[1], 9), abs(item[0] - center), item[0]))
+        return ranked
 
     def _score(
         self, target: Target, index: PageIndex, leaves: list[int]
@@ -265,11 +286,11 @@ class HybridLocator:
         return scored
 
     def _candidates(
-        self, tree: PageTree, found: list[tuple[int, Target, float]]
+        self, tree: PageTree, found: list[tuple[int, Target, float, int]]
     ) -> list[Candidate]:
         result: list[Candidate] = []
         seen: set[str] = set()
-        for leaf, target, confidence in found:
+        for leaf, target, confidence, rank in found:
             node: Node | None = tree.leaves[leaf]
             for _ in range(target.up):
                 node = node.parent if node is not None else None
@@ -281,8 +302,56 @@ class HybridLocator:
             if xpath in seen:
                 continue
             seen.add(xpath)
-            result.append(Candidate(xpath, text, max(0.0, min(1.0, confidence))))
+            result.append(Candidate(xpath, text, max(0.0, min(1.0, confidence)), rank))
         return result
+
+
+def _repeats(tree: PageTree, target: Target, leaf: int) -> list[int]:
+    """The leaves the target's XPath would select around ``leaf``: where the
+    reference's step had no index (its tag was unique among its siblings)
+    and the variant repeats that tag, an XPath step selects every repeat —
+    all authors where the reference page had one."""
+    reference_steps = target.features.tag_path
+    goal = tree.leaves[leaf]
+    general: set[int] = set()
+    node: Node | None = goal
+    position = len(reference_steps) - 1
+    while node is not None and node.parent is not None and position >= 0:
+        step = reference_steps[position]
+        if step.split("[", 1)[0] != ("text()" if node.is_text else node.tag):
+            break
+        if not node.is_text and "[" not in step and "[" in node.step:
+            general.add(node.index)
+        node = node.parent
+        position -= 1
+    if not general:
+        return [leaf]
+    steps = [
+        node.tag if node.index in general else node.step for node in goal.path_nodes()
+    ]
+    xpath = tree.root.xpath + "/" + "/".join(steps)
+    found = {leaf}
+    for result in tree.document.xpath(xpath):
+        node = tree.node_for(result)
+        if node is not None and node.is_leaf and node.prop == goal.prop:
+            found.add(node.leaf_index)
+    return sorted(found)
+
+
+def _label_partner(
+    ref_tree: ArrayTree, target: Target, unchanged: list[tuple[int, int]], index: PageIndex
+) -> int | None:
+    """The variant leaf index of the target's *label* — the leaf just before
+    it on the reference page — when that leaf is unchanged, else None."""
+    leaves = ref_tree.leaves
+    ordinal = ref_tree.first_leaf[target.node]
+    if ordinal <= 0:
+        return None
+    label = leaves[ordinal - 1]
+    for i, j in unchanged:
+        if i == label:
+            return index.array.first_leaf[j]
+    return None
 
 
 def _expand_list(

@@ -102,8 +102,12 @@ def choose_center(cast: Sequence[Vote]) -> int | None:
 
 def agreement(cast: Sequence[Vote], leaf: int, radius: int) -> float:
     """Share of the votes of anchors within ``radius`` leaves of the target
-    that point at ``leaf``: how much of the unchanged neighbourhood agrees."""
-    near = [vote for vote in cast if vote.distance <= radius]
+    that point at ``leaf``: how much of the unchanged neighbourhood agrees.
+    Only the strongest class of votes present counts, as in Algorithm 2."""
+    if not cast:
+        return 0.0
+    best_class = max(vote.strength for vote in cast)
+    near = [vote for vote in cast if vote.distance <= radius and vote.strength == best_class]
     if not near:
         return 0.0
     return sum(1 for vote in near if vote.leaf == leaf) / len(near)

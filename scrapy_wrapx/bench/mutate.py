@@ -1,0 +1,182 @@
+"""Seeded page mutations: synthetic redesigns for the relocation benchmark.
+
+Real redesigns wrap content in new containers, insert blocks and table
+cells, rename or drop classes and ids, and turn layout tables into divs
+(DESIGN.md, "Benchmarks"). :func:`mutate` applies a mix of those to a page
+at one of three severities, deterministically for a given seed, and never
+touches text: the page's data stays what it was, only the markup around it
+changes, so the ground truth of the original page still holds.
+
+>>> html = '<html><body><div id="a" class="box"><p>Hi</p><p>there</p></div></body></html>'
+>>> mutate(html, "heavy", seed=1) == mutate(html, "heavy", seed=1)
+True
+>>> "Hi" in mutate(html, "heavy", seed=1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lxml import etree, html as lxml_html
+
+__all__ = ["SEVERITIES", "Severity", "mutate"]
+
+
+@dataclass(frozen=True)
+class Severity:
+    """How many changes of each kind a severity applies."""
+
+    wrappers: int
+    blocks: int
+    cells: int
+    attributes: int
+    tables_to_divs: int
+
+
+SEVERITIES = {
+    "light": Severity(wrappers=2, blocks=1, cells=1, attributes=2, tables_to_divs=0),
+    "medium": Severity(wrappers=5, blocks=3, cells=2, attributes=8, tables_to_divs=0),
+    "heavy": Severity(wrappers=10, blocks=6, cells=4, attributes=20, tables_to_divs=1),
+}
+
+_WORDS = (
+    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor "
+    "incididunt labore dolore magna aliqua enim minim veniam quis nostrud exercitation "
+    "ullamco laboris nisi aliquip commodo consequat"
+).split()
+_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
+_LIST_PARTS = frozenset({"ul", "ol", "dl", "select", "optgroup", "li", "dt", "dd", "option"})
+_NO_WRAP_PARENTS = _TABLE_PARTS | _LIST_PARTS | frozenset({"p", "a", "span", "button", "label"})
+_SKIP = frozenset({"script", "style", "noscript", "head", "title", "meta", "link", "br", "hr"})
+
+
+def mutate(html: str, severity: str, seed: int = 0) -> str:
+    """``html`` with the changes of ``severity`` ("light", "medium" or
+    "heavy") applied, chosen by a random generator seeded with ``seed``."""
+    if severity not in SEVERITIES:
+        raise ValueError(f"Unknown mutation severity: {severity!r}")
+    plan = SEVERITIES[severity]
+    rng = random.Random(seed)
+    document = lxml_html.document_fromstring(html)
+    body = document.find("body")
+    if body is None:
+        return html
+    steps: list[tuple[int, Callable[[random.Random, etree._Element], None]]] = [
+        (plan.tables_to_divs, _table_to_divs),
+        (plan.attributes, _change_attribute),
+        (plan.cells, _insert_cell),
+        (plan.blocks, _insert_block),
+        (plan.wrappers, _wrap),
+    ]
+    for count, step in steps:
+        for _ in range(count):
+            step(rng, body)
+    return str(lxml_html.tostring(document, encoding="unicode", method="html"))
+
+
+def _elements(body: etree._Element) -> list[etree._Element]:
+    return [
+        element
+        for element in body.iter()
+        if isinstance(element.tag, str) and element.tag not in _SKIP and element is not body
+    ]
+
+
+def _words(rng: random.Random, low: int, high: int) -> str:
+    return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(low, high)))
+
+
+def _wrap(rng: random.Random, body: etree._Element) -> None:
+    """Wrap an element in a new ``<div>`` (a new container layer)."""
+    choices = [
+        element
+        for element in _elements(body)
+        if element.tag not in _TABLE_PARTS | _LIST_PARTS
+        and (element.getparent() is not None)
+        and element.getparent().tag not in _NO_WRAP_PARENTS
+    ]
+    if not choices:
+        return
+    element = rng.choice(choices)
+    parent = element.getparent()
+    wrapper = etree.Element("div", {"class": f"wrap-{rng.randint(100, 999)}"})
+    wrapper.tail, element.tail = element.tail, None
+    parent.replace(element, wrapper)
+    wrapper.append(element)
+
+
+def _insert_block(rng: random.Random, body: etree._Element) -> None:
+    """Insert a new block of content (text and a link) next to an element."""
+    choices = [
+        element
+        for element in _elements(body)
+        if element.getparent() is not None and element.getparent().tag not in _NO_WRAP_PARENTS
+    ] or [body]
+    anchor = rng.choice(choices)
+    block = etree.Element("div", {"class": f"promo-{rng.randint(100, 999)}"})
+    span = etree.SubElement(block, "span")
+    span.text = _words(rng, 2, 6).capitalize()
+    link = etree.SubElement(block, "a", {"href": f"/promo/{rng.randint(1000, 9999)}"})
+    link.text = _words(rng, 1, 3)
+    if anchor is body:
+        body.insert(rng.randint(0, len(body)), block)
+    else:
+        anchor.addprevious(block)
+
+
+def _insert_cell(rng: random.Random, body: etree._Element) -> None:
+    """Insert a table cell into a row (or a list item into a list)."""
+    rows = [element for element in body.iter("tr")]
+    if rows:
+        row = rng.choice(rows)
+        cell = etree.Element("td")
+        cell.text = _words(rng, 1, 4)
+        row.insert(rng.randint(0, len(row)), cell)
+        return
+    lists = [element for element in body.iter("ul", "ol")]
+    if lists:
+        target = rng.choice(lists)
+        item = etree.Element("li")
+        item.text = _words(rng, 1, 4)
+        target.insert(rng.randint(0, len(target)), item)
+
+
+def _change_attribute(rng: random.Random, body: etree._Element) -> None:
+    """Rename or drop a class or an id."""
+    choices = [
+        element for element in _elements(body) if element.get("class") or element.get("id")
+    ]
+    if not choices:
+        return
+    element = rng.choice(choices)
+    name = rng.choice([name for name in ("class", "id") if element.get(name)])
+    if rng.random() < 0.5:
+        del element.attrib[name]
+    else:
+        element.set(name, f"{rng.choice(_WORDS)}-{rng.choice(_WORDS)}{rng.randint(1, 99)}")
+
+
+def _table_to_divs(rng: random.Random, body: etree._Element) -> None:
+    """Turn the table holding the most content into nested divs, the way
+    sites replace layout tables with CSS layouts."""
+    tables = list(body.iter("table"))
+    if not tables:
+        return
+    table = max(tables, key=lambda element: sum(1 for _ in element.iter()))
+    for element in list(table.iter()):
+        if not isinstance(element.tag, str) or element.tag not in _TABLE_PARTS:
+            continue
+        if element.tag in ("tbody", "thead", "tfoot") and element is not table:
+            element.drop_tag()
+            continue
+        css = {"table": "layout", "tr": "row", "td": "cell", "th": "cell head"}.get(
+            element.tag, element.tag
+        )
+        for name in ("cellpadding", "cellspacing", "border", "valign", "colspan", "rowspan"):
+            element.attrib.pop(name, None)
+        element.tag = "div"
+        existing = element.get("class")
+        element.set("class", f"{existing} {css}" if existing else css)
