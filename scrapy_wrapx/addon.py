@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from scrapy_wrapx.extensions.induction import WrapxInductionExtension
+from scrapy_wrapx.middlewares.seeds import WrapxCaptureMiddleware, WrapxSeedsMiddleware
 from scrapy_wrapx.middlewares.targets import WrapxTargetsMiddleware
 
 if TYPE_CHECKING:
@@ -19,6 +21,15 @@ if TYPE_CHECKING:
 #: Close to the spider, so declared fields are filled before other spider
 #: middlewares (which may drop or reshape items) see them.
 TARGETS_MIDDLEWARE_ORDER = 850
+#: Below ``HttpCompressionMiddleware`` (590), so bodies are measured
+#: decompressed, and below ``RedirectMiddleware`` (600), so only final
+#: responses are seen.
+CAPTURE_MIDDLEWARE_ORDER = 580
+#: Farther from the spider than the targets middleware: variant-data items
+#: are yielded after the spider's (already filled) items, and do not pass
+#: through the targets middleware.
+SEEDS_MIDDLEWARE_ORDER = 800
+INDUCTION_EXTENSION_ORDER = 500
 
 
 class Addon:
@@ -27,4 +38,13 @@ class Addon:
     def update_settings(self, settings: BaseSettings) -> None:
         settings.set_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", WrapxTargetsMiddleware, TARGETS_MIDDLEWARE_ORDER
+        )
+        settings.set_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", WrapxCaptureMiddleware, CAPTURE_MIDDLEWARE_ORDER
+        )
+        settings.set_in_component_priority_dict(
+            "SPIDER_MIDDLEWARES", WrapxSeedsMiddleware, SEEDS_MIDDLEWARE_ORDER
+        )
+        settings.set_in_component_priority_dict(
+            "EXTENSIONS", WrapxInductionExtension, INDUCTION_EXTENSION_ORDER
         )

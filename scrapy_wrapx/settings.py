@@ -34,3 +34,56 @@ WRAPX_TARGETS_REPAIR_AFTER = 3
 #: If set, items get this field holding ``{field: confidence}`` for every
 #: field the middleware filled (only where the item type accepts it).
 WRAPX_TARGETS_CONFIDENCE_FIELD: str | None = None
+
+# Seeds (page capture and routing to page kinds) -----------------------------
+
+#: Capture HTML responses, route them to page kinds and collect seed pages.
+WRAPX_SEEDS_ENABLED = True
+#: Content types captured; anything else (images, JSON, PDF...) is skipped.
+WRAPX_SEEDS_CONTENT_TYPES = ["text/html", "application/xhtml+xml"]
+#: Bodies larger than this many bytes are skipped (0: no limit): induction
+#: and extraction time grows with page size, and such pages are rarely
+#: template pages.
+WRAPX_SEEDS_MAX_BODY_SIZE = 2 * 1024 * 1024
+#: Seed pages of a kind to collect before its template is induced.
+WRAPX_SEED_PAGES = 5
+#: Score a page needs to join an existing page kind (tag-path-set Jaccard
+#: similarity, plus ``WRAPX_KINDS_URL_WEIGHT`` for the same URL pattern).
+WRAPX_KINDS_THRESHOLD = 0.6
+#: Bonus of a page whose URL pattern is its kind's.
+WRAPX_KINDS_URL_WEIGHT = 0.3
+
+# Induction ----------------------------------------------------------------
+
+#: Induce templates off the reactor thread once seeds are in.
+WRAPX_INDUCTION_ENABLED = True
+#: Re-induce a kind's template when this share of its recent pages fails to
+#: match it (a redesign).
+WRAPX_INDUCTION_REINDUCE_SHARE = 0.5
+#: How many recent pages of a kind that share is measured over.
+WRAPX_INDUCTION_WINDOW = 20
+#: At the end of a crawl, a kind with fewer than ``WRAPX_SEED_PAGES`` pages
+#: is still induced from at least this many, so its pages are not left out.
+WRAPX_INDUCTION_MIN_PAGES = 2
+#: Seconds after which another process's unfinished claim on an induction
+#: is considered dead and taken over.
+WRAPX_INDUCTION_CLAIM_TIMEOUT = 300
+#: Seconds between progress lines while inductions run.
+WRAPX_INDUCTION_PROGRESS_INTERVAL = 10.0
+
+# Variant-data items -------------------------------------------------------
+
+#: Emit one variant-data item per captured page once its kind's template
+#: exists (pages seen earlier are buffered in the store and emitted later).
+WRAPX_ITEMS_ENABLED = True
+#: Item class of variant-data items (dotted path or class); ``None`` means
+#: ``dict``. Classes with declared fields (``scrapy.Item``, dataclasses,
+#: attrs) get the named fields they declare, the rest under ``fields``.
+WRAPX_ITEMS_CLASS: str | None = None
+#: Pages per kind buffered with their HTML while the kind waits for its
+#: template; past this only the URL is kept and the page is downloaded
+#: again once the template exists.
+WRAPX_ITEMS_BUFFER_PAGES = 1000
+#: Seconds between checks of the store for a template that another process
+#: induced.
+WRAPX_ITEMS_TEMPLATE_POLL = 2.0

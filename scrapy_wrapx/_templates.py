@@ -1,0 +1,146 @@
+"""Induced templates as store records, and a cache that follows the store.
+
+A template is stored once per page kind, under the kind's key in the
+``templates`` namespace, as JSON (never pickle: several processes and
+machines read it). The record keeps the template's version, so every item
+says which template produced it and a re-induced template replaces the old
+one everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scrapy_wrapx.store import WrapxStore
+    from scrapy_wrapx.template import Template
+
+logger = logging.getLogger(__name__)
+
+#: Store namespaces of the unsupervised mode.
+KINDS = "kinds"
+SEEDS = "seeds"
+TEMPLATES = "templates"
+CLAIMS = "claims"
+PENDING = "pending"
+
+
+def seeds_key(kind_key: str, version: int) -> str:
+    """Key of the seed pages that template ``version`` of a kind is induced
+    from: version 1 from the first pages, version ``n + 1`` from pages that
+    failed to match version ``n``."""
+    return f"{kind_key}@v{version}"
+
+
+@dataclass
+class TemplateRecord:
+    """One kind's current template and where it came from."""
+
+    kind_key: str
+    version: int
+    template: Template
+    seed_urls: list[str] = field(default_factory=list)
+    induced_at: float = 0.0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind_key,
+            "version": self.version,
+            "template": json.loads(self.template.to_json()),
+            "seed_urls": list(self.seed_urls),
+            "induced_at": self.induced_at,
+            "seconds": self.seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TemplateRecord:
+        """Validate a stored record; :class:`ValueError` names what is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError(f"Template record is not an object: {data!r:.60}")
+        kind_key, version = data.get("kind"), data.get("version")
+        if not isinstance(kind_key, str) or not isinstance(version, int) or version < 1:
+            raise ValueError(f"Template record with invalid kind or version: {kind_key!r}")
+        from scrapy_wrapx.template import Template
+
+        template = Template.from_json(json.dumps(data.get("template")))
+        seeds = data.get("seed_urls", [])
+        if not isinstance(seeds, list) or not all(isinstance(u, str) for u in seeds):
+            raise ValueError(f"Template record of {kind_key!r} with invalid seed URLs")
+        induced_at = data.get("induced_at", 0.0)
+        seconds = data.get("seconds", 0.0)
+        if not isinstance(induced_at, (int, float)) or not isinstance(seconds, (int, float)):
+            raise ValueError(f"Template record of {kind_key!r} with invalid timings")
+        return cls(kind_key, version, template, seeds, float(induced_at), float(seconds))
+
+
+def load_template(store: WrapxStore, kind_key: str) -> TemplateRecord | None:
+    """The stored template of ``kind_key``; None (with a warning) when the
+    record is missing or unreadable."""
+    data = store.get(TEMPLATES, kind_key)
+    if data is None:
+        return None
+    try:
+        return TemplateRecord.from_dict(data)
+    except ValueError as exc:
+        logger.warning("Ignoring the stored template of kind %s: %s", kind_key, exc)
+        return None
+
+
+def save_template(store: WrapxStore, record: TemplateRecord) -> None:
+    """Store ``record`` unless the store already holds a newer version."""
+    current = store.get(TEMPLATES, record.kind_key)
+    version = current.get("version") if isinstance(current, dict) else None
+    if isinstance(version, int) and version > record.version:
+        return
+    store.set(TEMPLATES, record.kind_key, record.to_dict())
+
+
+class TemplateCache:
+    """The templates this process uses, refreshed from the store.
+
+    A template can appear in the store at any time (another process induced
+    it, or re-induced it after a redesign), so a kind's entry is re-read from
+    the store at most every ``poll_interval`` seconds; in between, lookups
+    cost a dictionary access.
+    """
+
+    def __init__(
+        self,
+        store: WrapxStore,
+        poll_interval: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.poll_interval = poll_interval
+        self.clock = clock
+        self._records: dict[str, TemplateRecord] = {}
+        self._checked: dict[str, float] = {}
+
+    def get(self, kind_key: str) -> TemplateRecord | None:
+        """The newest template of ``kind_key`` known here or in the store."""
+        now = self.clock()
+        last = self._checked.get(kind_key)
+        if last is None or now - last >= self.poll_interval:
+            self._checked[kind_key] = now
+            stored = load_template(self.store, kind_key)
+            if stored is not None:
+                self.put(stored)
+        return self._records.get(kind_key)
+
+    def put(self, record: TemplateRecord) -> bool:
+        """Use ``record`` if it is newer than the known one; True if it is."""
+        known = self._records.get(record.kind_key)
+        if known is not None and known.version >= record.version:
+            return False
+        self._records[record.kind_key] = record
+        return True
+
+    def known(self) -> dict[str, TemplateRecord]:
+        """Every template this process has seen, by kind key."""
+        return dict(self._records)

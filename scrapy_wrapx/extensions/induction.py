@@ -1,0 +1,372 @@
+"""The induction extension: turns a kind's seed pages into its template.
+
+Induction is CPU work that takes from a fraction of a second to a few
+seconds, so it runs in the reactor's thread pool
+(:func:`twisted.internet.threads.deferToThread`): the crawl goes on
+downloading and extracting meanwhile. Progress is logged when an induction
+starts, every ``WRAPX_INDUCTION_PROGRESS_INTERVAL`` seconds while any runs,
+and in one line per induced or re-induced template.
+
+**When.** A kind's first template is induced once ``WRAPX_SEED_PAGES`` of its
+pages are stored. It is *re-induced* (DESIGN.md, "Wrapper verification and
+repair") when, among the last ``WRAPX_INDUCTION_WINDOW`` pages of the kind,
+the share that failed to match passes ``WRAPX_INDUCTION_REINDUCE_SHARE``: the
+failing pages are the seeds of the new version, and the old template is
+passed as ``previous`` so the fields keep their names. A new kind whose URL
+pattern is an older kind's (``/v2/book/*.html`` after ``/book/*.html``) is
+induced with that kind's template as ``previous`` too: it is most likely the
+same template after a redesign that moved every node.
+
+**Several processes.** Before inducing, a process *claims* the work in the
+store (an atomic ``add``); the others wait for the template to appear in
+the store, and take over a claim older than
+``WRAPX_INDUCTION_CLAIM_TIMEOUT`` seconds (its owner died).
+
+At the end of a crawl, kinds with fewer seeds than ``WRAPX_SEED_PAGES`` but at
+least ``WRAPX_INDUCTION_MIN_PAGES`` are induced from what there is, and the
+spider is kept open until running inductions finish.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+from twisted.internet import task, threads
+
+from scrapy_wrapx import dom
+from scrapy_wrapx import settings as default_settings
+from scrapy_wrapx._templates import (
+    CLAIMS,
+    KINDS,
+    PENDING,
+    SEEDS,
+    TemplateRecord,
+    load_template,
+    save_template,
+    seeds_key,
+)
+from scrapy_wrapx.induction import MAX_SEEDS, induce_template
+from scrapy_wrapx.kinds import KindIndex, PageKind
+from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
+from scrapy_wrapx.store._crawler import crawler_store
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from twisted.python.failure import Failure
+    from typing_extensions import Self
+
+    from scrapy_wrapx.store import WrapxStore
+    from scrapy_wrapx.template import Template
+
+logger = logging.getLogger(__name__)
+
+
+def induce_from_pages(
+    pages: list[dict[str, Any]], previous: Template | None
+) -> tuple[Template, float]:
+    """Induce a template from stored seed pages (``{"url", "html"}``); runs
+    in a worker thread, so it touches nothing but its arguments."""
+    started = time.perf_counter()
+    trees = [dom.parse(page["html"], url=page["url"]) for page in pages]
+    urls = [page["url"] for page in pages]
+    template = induce_template(trees, urls=urls, previous=previous)
+    return template, time.perf_counter() - started
+
+
+class WrapxInductionExtension:
+    """Induces and re-induces page-kind templates (see the module doc)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool(
+            "WRAPX_INDUCTION_ENABLED", default_settings.WRAPX_INDUCTION_ENABLED
+        ):
+            raise NotConfigured("WrapxInductionExtension requires WRAPX_INDUCTION_ENABLED=True")
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.seed_pages = settings.getint("WRAPX_SEED_PAGES", default_settings.WRAPX_SEED_PAGES)
+        self.share = settings.getfloat(
+            "WRAPX_INDUCTION_REINDUCE_SHARE", default_settings.WRAPX_INDUCTION_REINDUCE_SHARE
+        )
+        self.window = settings.getint(
+            "WRAPX_INDUCTION_WINDOW", default_settings.WRAPX_INDUCTION_WINDOW
+        )
+        self.min_pages = settings.getint(
+            "WRAPX_INDUCTION_MIN_PAGES", default_settings.WRAPX_INDUCTION_MIN_PAGES
+        )
+        self.claim_timeout = settings.getfloat(
+            "WRAPX_INDUCTION_CLAIM_TIMEOUT", default_settings.WRAPX_INDUCTION_CLAIM_TIMEOUT
+        )
+        self.progress_interval = settings.getfloat(
+            "WRAPX_INDUCTION_PROGRESS_INTERVAL",
+            default_settings.WRAPX_INDUCTION_PROGRESS_INTERVAL,
+        )
+        if not 0.0 < self.share <= 1.0:
+            raise NotConfigured(
+                f"WRAPX_INDUCTION_REINDUCE_SHARE must be in (0, 1], not {self.share!r}"
+            )
+        self.store: WrapxStore | None = None
+        #: (kind key, version) -> start time, for inductions running here.
+        self.running: dict[tuple[str, int], float] = {}
+        #: (kind key, version) whose induction this process tried already.
+        self.attempted: set[tuple[str, int]] = set()
+        #: kind key -> outcomes (True: matched) of its recent pages.
+        self.outcomes: dict[str, deque[bool]] = {}
+        self._progress: task.LoopingCall | None = None
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self.seed_collected, signal=seed_collected)
+        crawler.signals.connect(self.page_extracted, signal=page_extracted)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def spider_opened(self, spider: Spider) -> None:
+        self.store = crawler_store(self.crawler)
+
+    def spider_closed(self, spider: Spider) -> None:
+        if self._progress is not None and self._progress.running:
+            self._progress.stop()
+
+    # Triggers ---------------------------------------------------------------
+
+    def seed_collected(self, kind_key: str, version: int, count: int, spider: Spider) -> None:
+        if version == 1 and count >= self.seed_pages:
+            self.start(kind_key, 1)
+        elif version > 1:
+            self._check_redesign(kind_key, version - 1)
+
+    def page_extracted(self, kind_key: str, version: int, matched: bool, spider: Spider) -> None:
+        outcomes = self.outcomes.setdefault(kind_key, deque(maxlen=self.window))
+        outcomes.append(bool(matched))
+        if not matched:
+            self._check_redesign(kind_key, version)
+
+    def _check_redesign(self, kind_key: str, version: int) -> None:
+        outcomes = self.outcomes.get(kind_key)
+        if not outcomes or len(outcomes) < min(self.window, 2 * self.seed_pages):
+            return
+        failed = outcomes.count(False) / len(outcomes)
+        if failed < self.share:
+            return
+        assert self.store is not None
+        fresh = self.store.list_length(SEEDS, seeds_key(kind_key, version + 1))
+        if fresh >= self.seed_pages:
+            self.start(kind_key, version + 1, failed_share=failed)
+
+    def spider_idle(self, spider: Spider) -> None:
+        """Induce leftovers, and keep the spider open while inductions run."""
+        assert self.store is not None
+        for kind_key in self.store.keys(PENDING):
+            if (kind_key, 1) in self.attempted or load_template(self.store, kind_key):
+                continue
+            if self.store.list_length(SEEDS, seeds_key(kind_key, 1)) >= self.min_pages:
+                self.start(kind_key, 1, at_close=True)
+        if self.running:
+            raise DontCloseSpider
+
+    # Induction --------------------------------------------------------------
+
+    def start(
+        self, kind_key: str, version: int, *, failed_share: float = 0.0, at_close: bool = False
+    ) -> bool:
+        """Induce template ``version`` of ``kind_key`` in a worker thread,
+        unless it exists, runs, or another process claimed it."""
+        job = (kind_key, version)
+        if job in self.running or job in self.attempted:
+            return False
+        assert self.store is not None
+        current = load_template(self.store, kind_key)
+        if current is not None and current.version >= version:
+            self._announce(current)
+            return False
+        if not self._claim(kind_key, version):
+            return False
+        self.attempted.add(job)
+        pages = self.store.get_list(SEEDS, seeds_key(kind_key, version))
+        pages = [p for p in pages if _valid_page(p)][: min(2 * self.seed_pages, MAX_SEEDS)]
+        if not pages:
+            self._release(kind_key, version)
+            return False
+        previous, reason = self._previous(kind_key, current)
+        spider = self.crawler.spider
+        if version > 1:
+            logger.warning(
+                "Re-inducing the template of kind %s: %.0f%% of its recent pages do not "
+                "match version %d; inducing version %d from %d of them",
+                kind_key,
+                100 * failed_share,
+                version - 1,
+                version,
+                len(pages),
+                extra={"spider": spider},
+            )
+        else:
+            logger.info(
+                "Inducing the template of kind %s from %d seed pages%s%s",
+                kind_key,
+                len(pages),
+                " (crawl ending)" if at_close else "",
+                reason,
+                extra={"spider": spider},
+            )
+        self.running[job] = time.monotonic()
+        self._inc("started_count")
+        self._start_progress()
+        deferred = threads.deferToThread(induce_from_pages, pages, previous)
+        deferred.addCallbacks(
+            self._induced,
+            self._failed,
+            callbackArgs=(kind_key, version, pages),
+            errbackArgs=(kind_key, version),
+        )
+        return True
+
+    def _previous(
+        self, kind_key: str, current: TemplateRecord | None
+    ) -> tuple[Template | None, str]:
+        """The template whose field names the new one keeps: the kind's own,
+        else that of an older kind with the same URL pattern."""
+        if current is not None:
+            return current.template, ""
+        assert self.store is not None
+        domain = kind_key.rpartition("/")[0]
+        index = KindIndex(threshold=1.0)
+        for data in self.store.get_list(KINDS, domain):
+            try:
+                index.add(PageKind.from_dict(data))
+            except ValueError:
+                continue
+        kind = index.get(kind_key)
+        related = index.related(kind) if kind is not None else None
+        if related is None:
+            return None, ""
+        record = load_template(self.store, related.key)
+        if record is None:
+            return None, ""
+        return record.template, f", keeping the field names of kind {related.key}"
+
+    def _induced(
+        self,
+        result: tuple[Template, float],
+        kind_key: str,
+        version: int,
+        pages: list[dict[str, Any]],
+    ) -> None:
+        self.running.pop((kind_key, version), None)
+        template, seconds = result
+        record = TemplateRecord(
+            kind_key, version, template, [p["url"] for p in pages], time.time(), seconds
+        )
+        assert self.store is not None
+        save_template(self.store, record)
+        self._release(kind_key, version)
+        self.outcomes.pop(kind_key, None)
+        self._inc("reinduced_count" if version > 1 else "induced_count")
+        names = sorted(template.field_names)
+        logger.info(
+            "%s template v%d of kind %s from %d pages in %.2fs: %d fields (%s)",
+            "Re-induced" if version > 1 else "Induced",
+            version,
+            kind_key,
+            len(pages),
+            seconds,
+            len(names),
+            ", ".join(names[:12]) + (", ..." if len(names) > 12 else ""),
+            extra={"spider": self.crawler.spider},
+        )
+        self._announce(record)
+
+    def _failed(self, failure: Failure, kind_key: str, version: int) -> None:
+        self.running.pop((kind_key, version), None)
+        self._release(kind_key, version)
+        self._inc("failed_count")
+        logger.error(
+            "Could not induce template v%d of kind %s: %s",
+            version,
+            kind_key,
+            failure.getErrorMessage(),
+            extra={"spider": self.crawler.spider},
+        )
+
+    def _announce(self, record: TemplateRecord) -> None:
+        self.crawler.signals.send_catch_log(
+            template_ready, kind_key=record.kind_key, record=record, spider=self.crawler.spider
+        )
+
+    # Claims -----------------------------------------------------------------
+
+    def _claim(self, kind_key: str, version: int) -> bool:
+        assert self.store is not None
+        key = seeds_key(kind_key, version)
+        owner = {"owner": f"{socket.gethostname()}:{os.getpid()}", "at": time.time()}
+        if self.store.add(CLAIMS, key, owner):
+            return True
+        claim = self.store.get(CLAIMS, key)
+        at = claim.get("at") if isinstance(claim, dict) else None
+        if not isinstance(at, (int, float)) or time.time() - at > self.claim_timeout:
+            logger.warning(
+                "Taking over the stale induction claim %s (%r)",
+                key,
+                claim,
+                extra={"spider": self.crawler.spider},
+            )
+            self.store.delete(CLAIMS, key)
+            return self.store.add(CLAIMS, key, owner)
+        logger.info(
+            "Template v%d of kind %s is being induced by %s",
+            version,
+            kind_key,
+            claim.get("owner") if isinstance(claim, dict) else "?",
+            extra={"spider": self.crawler.spider},
+        )
+        return False
+
+    def _release(self, kind_key: str, version: int) -> None:
+        assert self.store is not None
+        self.store.delete(CLAIMS, seeds_key(kind_key, version))
+
+    # Progress ---------------------------------------------------------------
+
+    def _start_progress(self) -> None:
+        if self._progress is None or not self._progress.running:
+            self._progress = task.LoopingCall(self._log_progress)
+            self._progress.start(self.progress_interval, now=False)
+
+    def _log_progress(self) -> None:
+        if not self.running:
+            assert self._progress is not None
+            self._progress.stop()
+            return
+        now = time.monotonic()
+        logger.info(
+            "Inducing %d template(s): %s",
+            len(self.running),
+            ", ".join(
+                f"{key} v{version} ({now - started:.0f}s)"
+                for (key, version), started in sorted(self.running.items())
+            ),
+            extra={"spider": self.crawler.spider},
+        )
+
+    def _inc(self, event: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"wrapx/induction/{event}")
+
+
+def _valid_page(page: Any) -> bool:
+    return (
+        isinstance(page, dict)
+        and isinstance(page.get("url"), str)
+        and isinstance(page.get("html"), str)
+    )

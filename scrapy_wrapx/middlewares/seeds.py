@@ -1,0 +1,397 @@
+"""Page capture and routing: the entry of the unsupervised mode.
+
+:class:`WrapxCaptureMiddleware` (a downloader middleware) decides which
+responses are *pages* worth learning from: HTML only
+(``WRAPX_SEEDS_CONTENT_TYPES``) and not oversized
+(``WRAPX_SEEDS_MAX_BODY_SIZE``). It sits below ``HttpCompressionMiddleware``
+so it measures decompressed bodies, and after redirects, so it sees final
+responses only. It marks its decision in ``request.meta["wrapx_capture"]``.
+
+:class:`WrapxSeedsMiddleware` (a spider middleware) routes each captured
+page to its page kind (:mod:`scrapy_wrapx.kinds`), stores the first
+``WRAPX_SEED_PAGES`` pages of a kind as its seeds (the induction extension
+induces the kind's template from them), and runs the variant-data pipeline
+(:mod:`scrapy_wrapx.pipelines`), yielding its items after the spider's own
+output. Without the capture middleware it applies the same capture rules
+itself. The page is parsed once: the tree is built on ``response.selector``'s
+lxml document, which the spider's own selectors reuse.
+
+A request with ``meta["wrapx"] = False`` is never captured.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, signals
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+from scrapy.utils.misc import load_object
+
+from scrapy_wrapx import dom
+from scrapy_wrapx import settings as default_settings
+from scrapy_wrapx._templates import KINDS, SEEDS, TemplateCache, TemplateRecord, seeds_key
+from scrapy_wrapx.kinds import KindIndex, PageKind, new_kind, page_signature
+from scrapy_wrapx.middlewares.targets import is_html
+from scrapy_wrapx.pipelines import VariantPipeline
+from scrapy_wrapx.signals import seed_collected, template_ready
+from scrapy_wrapx.store._crawler import crawler_store
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from typing_extensions import Self
+
+    from scrapy_wrapx.store import WrapxStore
+
+logger = logging.getLogger(__name__)
+
+#: ``request.meta`` key holding the capture decision (True/False).
+CAPTURE_META = "wrapx_capture"
+#: ``request.meta`` key a user sets to False to keep a request out.
+OPT_OUT_META = "wrapx"
+#: ``request.meta`` key of the end-of-crawl flush request.
+FLUSH_META = "wrapx_flush"
+
+
+class _CapturePolicy:
+    """The capture rules, shared by both middlewares."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        types = settings.getlist(
+            "WRAPX_SEEDS_CONTENT_TYPES", default_settings.WRAPX_SEEDS_CONTENT_TYPES
+        )
+        self.content_types = tuple(t.strip().lower().encode("ascii") for t in types if t.strip())
+        self.max_size = settings.getint(
+            "WRAPX_SEEDS_MAX_BODY_SIZE", default_settings.WRAPX_SEEDS_MAX_BODY_SIZE
+        )
+
+    def reason_to_skip(self, response: Response) -> str | None:
+        """Why ``response`` is not a page (``non_html``, ``too_large``,
+        ``opted_out``), or None to capture it."""
+        if response.request is not None and response.request.meta.get(OPT_OUT_META) is False:
+            return "opted_out"
+        if not is_html(response):
+            return "non_html"
+        content_type = (response.headers.get(b"Content-Type") or b"").split(b";")[0]
+        content_type = content_type.strip().lower()
+        if content_type and self.content_types and content_type not in self.content_types:
+            return "non_html"
+        if self.max_size and len(response.body) > self.max_size:
+            return "too_large"
+        return None
+
+
+class WrapxCaptureMiddleware:
+    """Downloader middleware: marks which responses are captured pages."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not crawler.settings.getbool(
+            "WRAPX_SEEDS_ENABLED", default_settings.WRAPX_SEEDS_ENABLED
+        ):
+            raise NotConfigured("WrapxCaptureMiddleware requires WRAPX_SEEDS_ENABLED=True")
+        self.crawler = crawler
+        self.policy = _CapturePolicy(crawler)
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        if request.meta.get(FLUSH_META):
+            return response
+        reason = self.policy.reason_to_skip(response)
+        request.meta[CAPTURE_META] = reason is None
+        if self.stats is not None:
+            if reason is None:
+                self.stats.inc_value("wrapx/seeds/captured_count")
+            else:
+                self.stats.inc_value(f"wrapx/seeds/skipped_count/{reason}")
+        return response
+
+
+class WrapxSeedsMiddleware:
+    """Spider middleware: routes captured pages to kinds, collects seeds and
+    emits variant-data items (see the module doc)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool("WRAPX_SEEDS_ENABLED", default_settings.WRAPX_SEEDS_ENABLED):
+            raise NotConfigured("WrapxSeedsMiddleware requires WRAPX_SEEDS_ENABLED=True")
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.policy = _CapturePolicy(crawler)
+        self.seed_pages = settings.getint("WRAPX_SEED_PAGES", default_settings.WRAPX_SEED_PAGES)
+        if self.seed_pages < 1:
+            raise NotConfigured(f"WRAPX_SEED_PAGES must be >= 1, not {self.seed_pages!r}")
+        self.index = KindIndex(
+            threshold=settings.getfloat(
+                "WRAPX_KINDS_THRESHOLD", default_settings.WRAPX_KINDS_THRESHOLD
+            ),
+            url_weight=settings.getfloat(
+                "WRAPX_KINDS_URL_WEIGHT", default_settings.WRAPX_KINDS_URL_WEIGHT
+            ),
+        )
+        self.items_enabled = settings.getbool(
+            "WRAPX_ITEMS_ENABLED", default_settings.WRAPX_ITEMS_ENABLED
+        )
+        item_class = settings.get("WRAPX_ITEMS_CLASS", default_settings.WRAPX_ITEMS_CLASS)
+        self.item_class = load_object(item_class) if isinstance(item_class, str) else item_class
+        self.buffer_pages = settings.getint(
+            "WRAPX_ITEMS_BUFFER_PAGES", default_settings.WRAPX_ITEMS_BUFFER_PAGES
+        )
+        self.poll = settings.getfloat(
+            "WRAPX_ITEMS_TEMPLATE_POLL", default_settings.WRAPX_ITEMS_TEMPLATE_POLL
+        )
+        self.store: WrapxStore | None = None
+        self.templates: TemplateCache | None = None
+        self.pipeline: VariantPipeline | None = None
+        self._domains: set[str] = set()
+        self._seed_counts: dict[str, int] = {}
+        self._flushing = False
+        #: True from a ``spider_idle`` until the next page: the crawl would
+        #: end but for buffered pages and running inductions.
+        self._idle = False
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self.template_ready, signal=template_ready)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def spider_opened(self, spider: Spider) -> None:
+        self.store = crawler_store(self.crawler)
+        self.templates = TemplateCache(self.store, poll_interval=self.poll)
+        if self.items_enabled:
+            self.pipeline = VariantPipeline(
+                self.store,
+                self.templates,
+                item_class=self.item_class,
+                buffer_pages=self.buffer_pages,
+                seed_pages=self.seed_pages,
+                stats=self.stats,
+                send=self._send,
+                refetch=self._refetch_request,
+            )
+
+    def template_ready(self, kind_key: str, record: TemplateRecord, spider: Spider) -> None:
+        if self.templates is None:
+            return
+        self.templates.put(record)
+        if self._idle and not self._flushing and kind_key in self._own_pending():
+            # The crawl is waiting for this template to end: flush now rather
+            # than at the engine's next idle check, seconds later.
+            self._schedule_flush()
+
+    # Spider output ----------------------------------------------------------
+
+    def process_spider_output(
+        self, response: Response, result: Iterable[Any], spider: Spider | None = None
+    ) -> Iterator[Any]:
+        yield from result
+        yield from self._page_output(response)
+
+    async def process_spider_output_async(
+        self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
+    ) -> AsyncIterator[Any]:
+        async for output in result:
+            yield output
+        for output in self._page_output(response):
+            yield output
+
+    def _page_output(self, response: Response) -> list[Any]:
+        if self.store is None or response.request is None:
+            return []
+        meta = response.request.meta
+        if meta.get(FLUSH_META):
+            return list(self._flush_output())
+        self._idle = False
+        captured = meta.get(CAPTURE_META)
+        if captured is None:  # the capture middleware is not installed
+            captured = self.policy.reason_to_skip(response) is None
+        if not captured:
+            return list(self.pipeline.ready()) if self.pipeline is not None else []
+        try:
+            tree = dom.build_tree(response.selector.root, response.url)
+        except (ValueError, AttributeError) as exc:
+            logger.warning(
+                "Skipping page %s: %s", response.url, exc, extra={"spider": self.crawler.spider}
+            )
+            self._inc("seeds/unparsable_count")
+            return []
+        signature = page_signature(tree, response.url)
+        kind = self._route(signature)
+        self._inc("kinds/pages_count")
+        assert self.templates is not None
+        record = self.templates.get(kind.key)
+        if record is None:
+            self._collect_seed(kind, response)
+        if self.pipeline is None:
+            return []
+        return self.pipeline.process_page(kind.key, tree, response.url, response.text)
+
+    # Routing ----------------------------------------------------------------
+
+    def _route(self, signature: Any) -> PageKind:
+        """The page's kind, agreeing with other processes through the store:
+        kinds unknown here are read from the store before a new one is
+        founded, and after founding one the first fitting kind in the store's
+        order wins, so concurrent founders converge."""
+        assert self.store is not None
+        domain = signature.domain
+        if domain not in self._domains:
+            self._domains.add(domain)
+            self._load_kinds(domain)
+        kind, _ = self.index.match(signature)
+        if kind is None:
+            self._load_kinds(domain)
+            kind, _ = self.index.match(signature)
+        if kind is None:
+            founded = new_kind(signature)
+            self.store.append(KINDS, domain, founded.to_dict())
+            self._load_kinds(domain)
+            kind = next(
+                (
+                    k
+                    for k in self.index.kinds(domain)
+                    if k.score(signature, self.index.url_weight) >= self.index.threshold
+                ),
+                founded,
+            )
+            self.index.add(kind)
+            if kind is founded or kind.id == founded.id:
+                self._inc("kinds/created_count")
+                logger.info(
+                    "New page kind %s (URL pattern %s, %d tag paths), founded by %s",
+                    kind.key,
+                    kind.url_pattern,
+                    len(kind.paths),
+                    signature.url,
+                    extra={"spider": self.crawler.spider},
+                )
+        else:
+            kind.remember(signature.paths)
+        return kind
+
+    def _load_kinds(self, domain: str) -> None:
+        assert self.store is not None
+        for data in self.store.get_list(KINDS, domain):
+            try:
+                kind = PageKind.from_dict(data)
+            except ValueError as exc:
+                logger.warning(
+                    "Skipping a stored page kind of %s: %s",
+                    domain,
+                    exc,
+                    extra={"spider": self.crawler.spider},
+                )
+                continue
+            if kind.domain == domain:
+                self.index.add(kind)
+
+    # Seeds ------------------------------------------------------------------
+
+    def _collect_seed(self, kind: PageKind, response: Response) -> None:
+        assert self.store is not None
+        key = seeds_key(kind.key, 1)
+        count = self._seed_counts.get(key)
+        if count is None:
+            count = self.store.list_length(SEEDS, key)
+        if count >= self.seed_pages:
+            self._seed_counts[key] = count
+            return
+        count = self.store.append(SEEDS, key, {"url": response.url, "html": response.text})
+        self._seed_counts[key] = count
+        self._inc("seeds/collected_count")
+        logger.debug(
+            "Seed page %d/%d of kind %s: %s",
+            count,
+            self.seed_pages,
+            kind.key,
+            response.url,
+            extra={"spider": self.crawler.spider},
+        )
+        self._send(seed_collected, kind_key=kind.key, version=1, count=count)
+
+    # End of the crawl -------------------------------------------------------
+
+    def spider_idle(self, spider: Spider) -> None:
+        """Emit what is still buffered before the spider closes, through one
+        ``data:`` request whose response this middleware answers."""
+        if self.pipeline is None or self._flushing:
+            if self._flushing:
+                raise DontCloseSpider
+            return
+        assert self.templates is not None
+        self._idle = True
+        if not any(self.templates.get(kind_key) for kind_key in self._own_pending()):
+            return
+        self._schedule_flush()
+        raise DontCloseSpider
+
+    def _schedule_flush(self) -> None:
+        self._flushing = True
+        request = Request(
+            "data:text/plain,wrapx-flush",
+            callback=_no_output,
+            errback=self._flush_failed,
+            dont_filter=True,
+            priority=1000,
+            meta={FLUSH_META: True, OPT_OUT_META: False},
+        )
+        assert self.crawler.engine is not None
+        self.crawler.engine.crawl(request)
+
+    def _flush_output(self) -> Iterator[Any]:
+        self._flushing = False
+        if self.pipeline is None:
+            return
+        count = 0
+        for output in self.pipeline.flush(self._own_pending()):
+            count += 1
+            yield output
+        if count:
+            logger.info(
+                "Flushed %d buffered pages as variant-data items",
+                count,
+                extra={"spider": self.crawler.spider},
+            )
+
+    def _flush_failed(self, failure: Any) -> None:
+        self._flushing = False
+        logger.error(
+            "Could not flush buffered pages: %s",
+            failure.value,
+            extra={"spider": self.crawler.spider},
+        )
+
+    def _own_pending(self) -> list[str]:
+        """Kinds with buffered pages on the sites this crawl visits (the store
+        may be shared with spiders of other sites)."""
+        assert self.pipeline is not None
+        return [k for k in self.pipeline.pending_kinds() if k.rpartition("/")[0] in self._domains]
+
+    def _refetch_request(self, url: str) -> Request:
+        return Request(url, callback=_no_output, dont_filter=True)
+
+    # Helpers ----------------------------------------------------------------
+
+    def _send(self, signal: object, **kwargs: Any) -> None:
+        self.crawler.signals.send_catch_log(signal, spider=self.crawler.spider, **kwargs)
+
+    def _inc(self, key: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"wrapx/{key}")
+
+
+def _no_output(response: Response) -> None:
+    """Callback of the flush and re-download requests: their items come
+    from :class:`WrapxSeedsMiddleware`, not from the spider."""
+    return None

@@ -1,0 +1,253 @@
+"""The variant-data item pipeline: one item per page, once its kind has a
+template — including the pages seen before the template existed.
+
+**How items get out.** A Scrapy item pipeline (``ITEM_PIPELINES``) only
+transforms items it is given; it cannot add items of its own. Variant-data
+items come from *pages*, so this pipeline is run by the spider middleware
+that sees the pages (:class:`~scrapy_wrapx.middlewares.seeds.WrapxSeedsMiddleware`),
+and its items are yielded into the spider output, next to the spider's own.
+That is the robust route: the items then pass every later spider middleware,
+every item pipeline, the feed exports and the ``item_scraped`` signal
+exactly like the spider's items, with public APIs only. (Feeding items to
+``crawler.engine.scraper`` directly would skip the spider middlewares and
+depend on engine internals that changed between Scrapy 2.13 and 2.14.)
+Pages buffered while their kind had no template are emitted in the output of
+the next page once the template is ready, and at the end of the crawl through
+one local ``data:`` request scheduled on ``spider_idle``.
+
+**No page is lost.** Buffered pages live in the store (``pending``
+namespace), not in memory: a crawl that is killed, or closes before a kind's
+template exists, leaves them there, and the next crawl (or another process
+sharing the store) emits them. The buffer is bounded per kind
+(``WRAPX_ITEMS_BUFFER_PAGES``): past it, only the URL is kept and the page is
+downloaded again once its template exists.
+
+Items are built through :mod:`itemadapter`: ``dict`` by default, or the
+class named by ``WRAPX_ITEMS_CLASS``. A dict item holds ``url``, ``kind``,
+``template_version``, one key per named field (a list of strings, possibly
+empty) and ``records`` (record sets by name, each a list of dicts). Item
+classes with declared fields get the declared ones, and the named fields
+they do not declare under ``fields`` if they declare that.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+
+from scrapy_wrapx._templates import PENDING, SEEDS, TemplateCache, TemplateRecord, seeds_key
+from scrapy_wrapx.signals import page_extracted, seed_collected
+
+if TYPE_CHECKING:
+    from scrapy.statscollectors import StatsCollector
+
+    from scrapy_wrapx import dom
+    from scrapy_wrapx.store import WrapxStore
+    from scrapy_wrapx.template import Extraction
+
+logger = logging.getLogger(__name__)
+
+#: Item keys set by the pipeline itself; a field with one of these names is
+#: stored as ``field_<name>``.
+RESERVED_KEYS = ("url", "kind", "template_version", "records", "fields")
+
+
+def build_item(
+    item_class: type | None,
+    url: str,
+    kind_key: str,
+    version: int,
+    extraction: Extraction,
+) -> Any:
+    """A variant-data item of ``item_class`` (``dict`` when None)."""
+    fields = {
+        (f"field_{name}" if name in RESERVED_KEYS else name): list(values)
+        for name, values in extraction.fields.items()
+    }
+    records = {name: [dict(r) for r in rows] for name, rows in extraction.records.items()}
+    base: dict[str, Any] = {"url": url, "kind": kind_key, "template_version": version}
+    cls = dict if item_class is None else item_class
+    declared = ItemAdapter.get_field_names_from_class(cls)
+    if declared is None:
+        return cls(**base, **fields, records=records)
+    accepted = set(declared)
+    values = {key: value for key, value in base.items() if key in accepted}
+    if "records" in accepted:
+        values["records"] = records
+    values.update({name: v for name, v in fields.items() if name in accepted})
+    rest = {name: v for name, v in fields.items() if name not in accepted}
+    if rest and "fields" in accepted:
+        values["fields"] = rest
+    return cls(**values)
+
+
+class VariantPipeline:
+    """Extracts captured pages with their kind's template, buffers the pages
+    of kinds still without one, and hands back the items to emit.
+
+    The methods return items, or :class:`~scrapy.Request` objects for pages
+    buffered without their HTML (see the module doc); the caller yields them.
+    """
+
+    def __init__(
+        self,
+        store: WrapxStore,
+        templates: TemplateCache,
+        *,
+        item_class: type | None = None,
+        buffer_pages: int = 1000,
+        seed_pages: int = 5,
+        stats: StatsCollector | None = None,
+        send: Callable[..., Any] | None = None,
+        refetch: Callable[[str], Any] | None = None,
+    ) -> None:
+        if buffer_pages < 0:
+            raise ValueError(f"WRAPX_ITEMS_BUFFER_PAGES must be >= 0, not {buffer_pages!r}")
+        self.store = store
+        self.templates = templates
+        self.item_class = item_class
+        self.buffer_pages = buffer_pages
+        self.seed_pages = seed_pages
+        self.stats = stats
+        self._send = send
+        self._refetch = refetch
+        #: Kinds with pages in the buffer, and the template version they wait
+        #: for (0: any template; n: a template newer than n).
+        self._waiting: dict[str, int] = {}
+
+    # One page -------------------------------------------------------------
+
+    def process_page(self, kind_key: str, tree: dom.PageTree, url: str, html: str) -> list[Any]:
+        """Items for one captured page: its own, if its kind has a template
+        it matches, plus buffered pages that have become ready."""
+        output = list(self.ready())
+        record = self.templates.get(kind_key)
+        if record is None:
+            self._buffer(kind_key, url, html, 0)
+            return output
+        extraction = record.template.extract(tree, url=url)
+        self._signal(
+            page_extracted, kind_key=kind_key, version=record.version, matched=extraction.matched
+        )
+        if not extraction.matched:
+            # Kept for the next template version, which pages like this one
+            # will be induced from if they keep failing (a redesign).
+            self._inc("extract/unmatched_count")
+            self._add_seed(kind_key, record.version + 1, url, html)
+            self._buffer(kind_key, url, html, record.version)
+            return output
+        self._inc("extract/matched_count")
+        output.append(self._item(url, kind_key, record.version, extraction))
+        return output
+
+    def _add_seed(self, kind_key: str, version: int, url: str, html: str) -> None:
+        key = seeds_key(kind_key, version)
+        if self.store.list_length(SEEDS, key) >= 2 * self.seed_pages:
+            return
+        count = self.store.append(SEEDS, key, {"url": url, "html": html})
+        self._signal(seed_collected, kind_key=kind_key, version=version, count=count)
+
+    def _buffer(self, kind_key: str, url: str, html: str, version: int) -> None:
+        full = self.store.list_length(PENDING, kind_key) >= self.buffer_pages
+        entry = {"url": url, "html": None if full else html, "version": version}
+        self.store.append(PENDING, kind_key, entry)
+        self._inc("items/buffered_count")
+        if full:
+            self._inc("items/buffered_url_only_count")
+        known = self._waiting.get(kind_key)
+        self._waiting[kind_key] = version if known is None else min(known, version)
+
+    # Buffered pages -------------------------------------------------------
+
+    def ready(self) -> Iterator[Any]:
+        """Items (and re-download requests) of buffered pages whose kind now
+        has a template newer than the one they waited for."""
+        for kind_key, waits_for in list(self._waiting.items()):
+            record = self.templates.get(kind_key)
+            if record is not None and record.version > waits_for:
+                del self._waiting[kind_key]
+                yield from self._drain(kind_key, record, final=False)
+
+    def flush(self, kind_keys: list[str]) -> Iterator[Any]:
+        """Everything buffered for ``kind_keys`` that a template exists for,
+        pages that failed the current template included (the crawl is ending:
+        better an item from a partial match than none). Pages of kinds
+        without a template stay in the store for a later crawl."""
+        for kind_key in kind_keys:
+            record = self.templates.get(kind_key)
+            if record is None:
+                continue
+            self._waiting.pop(kind_key, None)
+            yield from self._drain(kind_key, record, final=True)
+
+    def pending_kinds(self) -> list[str]:
+        """Kinds with buffered pages in the store (from any process or crawl)."""
+        return self.store.keys(PENDING)
+
+    def _drain(self, kind_key: str, record: TemplateRecord, *, final: bool) -> Iterator[Any]:
+        entries = self.store.pop_list(PENDING, kind_key)
+        keep = []
+        for entry in entries:
+            if not _valid_entry(entry):
+                logger.warning(
+                    "Dropping an invalid buffered page of kind %s: %r", kind_key, str(entry)[:80]
+                )
+                continue
+            if entry["html"] is None:
+                if self._refetch is None:
+                    keep.append(entry)
+                    continue
+                self._inc("items/refetched_count")
+                yield self._refetch(entry["url"])
+                continue
+            if entry["version"] >= record.version and not final:
+                keep.append(entry)  # failed this very template: wait for the next
+                continue
+            from scrapy_wrapx import dom
+
+            try:
+                tree = dom.parse(entry["html"], url=entry["url"])
+            except ValueError as exc:
+                logger.warning("Dropping buffered page %s: %s", entry["url"], exc)
+                continue
+            extraction = record.template.extract(tree, url=entry["url"])
+            if not extraction.matched:
+                if not final:
+                    entry["version"] = record.version
+                    keep.append(entry)
+                    continue
+                self._inc("items/unmatched_count")
+            self._inc("items/from_buffer_count")
+            yield self._item(entry["url"], kind_key, record.version, extraction)
+        for entry in keep:
+            self.store.append(PENDING, kind_key, entry)
+        if keep:
+            waits = min(int(entry["version"]) for entry in keep)
+            known = self._waiting.get(kind_key)
+            self._waiting[kind_key] = waits if known is None else min(known, waits)
+
+    # Helpers --------------------------------------------------------------
+
+    def _item(self, url: str, kind_key: str, version: int, extraction: Extraction) -> Any:
+        self._inc("items/emitted_count")
+        return build_item(self.item_class, url, kind_key, version, extraction)
+
+    def _signal(self, signal: object, **kwargs: Any) -> None:
+        if self._send is not None:
+            self._send(signal, **kwargs)
+
+    def _inc(self, key: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"wrapx/{key}")
+
+
+def _valid_entry(entry: Any) -> bool:
+    return (
+        isinstance(entry, dict)
+        and isinstance(entry.get("url"), str)
+        and (entry.get("html") is None or isinstance(entry.get("html"), str))
+        and isinstance(entry.get("version"), int)
+    )
