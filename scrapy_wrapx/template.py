@@ -48,8 +48,8 @@ __all__ = [
     "FieldInfo",
     "Opt",
     "Set",
-    "Template",
     "TNode",
+    "Template",
     "Text",
     "normalized_form",
 ]
@@ -68,7 +68,7 @@ class Elem:
     """A fixed element. ``attrs`` maps names to fixed values, or to ``None``
     for a variant attribute (a slot; absent on a page is a value too)."""
 
-    __slots__ = ("tag", "attrs", "children", "uid", "names", "weight", "aux")
+    __slots__ = ("attrs", "aux", "children", "names", "tag", "uid", "weight")
     kind = "elem"
 
     def __init__(self, tag: str, attrs: dict[str, str | None], children: list[TNode]) -> None:
@@ -90,7 +90,7 @@ class Text:
     """A text node: ``parts`` are fixed strings and ``None`` slots, e.g.
     ``["Price: ", None]``; ``("Home",)`` is fixed, ``(None,)`` all data."""
 
-    __slots__ = ("parts", "uid", "names", "weight", "aux", "_regex")
+    __slots__ = ("_regex", "aux", "names", "parts", "uid", "weight")
     kind = "text"
 
     def __init__(self, parts: list[str | None]) -> None:
@@ -129,7 +129,7 @@ class Text:
 class Opt:
     """An optional node (SYNTHIA ``if``): ``child`` is present or absent."""
 
-    __slots__ = ("child", "uid", "weight", "aux")
+    __slots__ = ("aux", "child", "uid", "weight")
     kind = "opt"
 
     def __init__(self, child: TNode) -> None:
@@ -142,7 +142,7 @@ class Opt:
 class Set:
     """One or more repetitions of ``children`` (SYNTHIA ``for``)."""
 
-    __slots__ = ("children", "uid", "name", "weight", "aux")
+    __slots__ = ("aux", "children", "name", "uid", "weight")
     kind = "set"
 
     def __init__(self, children: list[TNode]) -> None:
@@ -156,7 +156,7 @@ class Set:
 class Blob:
     """Any hedge, kept whole as data (only below induction's depth cap)."""
 
-    __slots__ = ("uid", "name", "weight", "aux")
+    __slots__ = ("aux", "name", "uid", "weight")
     kind = "blob"
 
     def __init__(self) -> None:
@@ -292,7 +292,7 @@ class Template:
     store it as JSON."""
 
     #: Score from which an extraction counts as matched.
-    match_threshold = 0.9
+    match_threshold = 0.8
 
     def __init__(self, root: Elem, fields: list[FieldInfo] | None = None,
                  meta: dict[str, Any] | None = None) -> None:

@@ -138,7 +138,7 @@ def merge_hedges(a: list[TNode], b: list[TNode]) -> list[TNode]:
     for i in range(m - 1, -1, -1):
         row, below, pair_row = best[i], best[i + 1], scores[i]
         for j in range(n - 1, -1, -1):
-            value = below[j] if below[j] > row[j + 1] else row[j + 1]
+            value = max(row[j + 1], below[j])
             pair = pair_row[j]
             if pair > 0 and pair + below[j + 1] > value:
                 value = pair + below[j + 1]

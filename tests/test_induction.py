@@ -1,0 +1,152 @@
+"""Induction: lossless separation on seed pages, stable names, sets from
+one page, partly fixed texts, bad and deep input."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.template import normalized_form
+
+WORDS = ["amber", "birch", "cobalt", "delta", "ember", "fjord", "garnet", "harbor",
+         "indigo", "juniper", "kelp", "lumen", "mosaic", "nectar", "onyx", "pewter"]
+
+
+def book_page(rng: random.Random, authors: int | None = None) -> str:
+    """A detail page of a made-up shop: fixed chrome, labelled fields, an
+    optional row, a list of authors and nested reviews."""
+    title = " ".join(rng.choice(WORDS).title() for _ in range(rng.randint(1, 4)))
+    count = rng.randint(1, 3) if authors is None else authors
+    names = "".join(f'<li><a href="/a/{rng.randint(1, 999)}">{rng.choice(WORDS).title()} '
+                    f"{rng.choice(WORDS).title()}</a></li>" for _ in range(count))
+    rows = [("Publisher:", f"{rng.choice(WORDS).title()} Press"),
+            ("ISBN:", str(rng.randint(10**12, 10**13 - 1)))]
+    if rng.random() < 0.6:
+        rows.append(("Pages:", str(rng.randint(50, 900))))
+    table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    reviews = "".join(
+        f'<div class="review"><b>{rng.choice(WORDS)}</b><p>{" ".join(rng.sample(WORDS, 5))}</p>'
+        f'<ul class="tags">{"".join(f"<li>{w}</li>" for w in rng.sample(WORDS, rng.randint(1, 3)))}</ul></div>'
+        for _ in range(rng.randint(0, 3))
+    )
+    return (
+        '<html><body><div id="top"><a href="/">Home</a><a href="/about">About</a></div>'
+        f'<div class="main"><h1 class="title">{title}</h1><ul class="authors">{names}</ul>'
+        f'<p class="price">Price: ${rng.randint(1, 99)}.{rng.randint(10, 99)}</p>'
+        f'<table class="info">{table}</table><div class="reviews">{reviews}</div></div>'
+        '<div id="foot">Copyright Example Books</div></body></html>'
+    )
+
+
+def site(seed: int, pages: int) -> list[str]:
+    rng = random.Random(seed)
+    return [book_page(rng) for _ in range(pages)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.integers(1, 6))
+def test_render_of_extract_is_the_seed_page(seed: int, count: int) -> None:
+    pages = site(seed, count)
+    template = induce_template(pages)
+    for html in pages:
+        tree = dom.parse(html)
+        extraction = template.extract(tree)
+        assert extraction.matched and extraction.score == 1.0
+        assert template.render(extraction) == normalized_form(tree)
+
+
+def test_fields_are_named_by_labels_and_hints() -> None:
+    template = induce_template(site(3, 5))
+    names = set(template.field_names)
+    assert {"publisher", "isbn", "title", "price"} <= names
+    extraction = template.extract(book_page(random.Random(99)))
+    # " Press" ends every publisher of this shop: EXALG calls it template.
+    assert extraction.fields["publisher"][0] in {w.title() for w in WORDS}
+    assert extraction.fields["price"][0].replace(".", "").isdigit()  # "Price: $" is template
+
+
+def test_names_are_stable_across_reinduction() -> None:
+    pages = site(11, 10)
+    first, second = induce_template(pages[:5]), induce_template(pages[5:])
+    probe = book_page(random.Random(5))
+    a, b = first.extract(probe), second.extract(probe)
+    for name in ("title", "publisher", "isbn", "price"):
+        assert a.fields[name] == b.fields[name]
+    renamed = induce_template(pages[5:], previous=first)
+    assert set(first.field_names) & set(renamed.field_names) >= {"title", "publisher", "isbn"}
+
+
+def test_previous_template_names_are_kept() -> None:
+    pages = site(12, 6)
+    first = induce_template(pages[:3])
+    again = induce_template(pages[3:], previous=first)
+    shared = {f.key: f.name for f in first.fields}
+    for info in again.fields:
+        if info.key in shared:
+            assert info.name == shared[info.key]
+
+
+def test_single_list_page_folds_records_into_sets() -> None:
+    items = "".join(
+        f'<div class="item"><h2>{w.title()}</h2><span class="price">{i}.99</span>'
+        f'<ul>{"".join(f"<li>{t}</li>" for t in WORDS[i:i + 1 + i % 3])}</ul></div>'
+        for i, w in enumerate(WORDS[:8])
+    )
+    html = f'<body><h1>Catalogue</h1><div class="list">{items}</div><p>End</p></body>'
+    template = induce_template([html])
+    extraction = template.extract(html)
+    assert template.render(extraction) == normalized_form(dom.parse(html))
+    (records,) = [r for r in extraction.records.values() if len(r) == 8]
+    assert [r["item"] for r in records] == [w.title() for w in WORDS[:8]]  # class hint
+    nested = [key for key, value in records[2].items() if isinstance(value, list)]
+    assert nested and len(records[2][nested[0]]) == 3
+
+
+def test_partly_fixed_text_keeps_its_template_tokens() -> None:
+    pages = [f'<body><p class="by">by {a}</p><p class="cost">Price: {p}</p></body>'
+             for a, p in [("Ann Lee", "3"), ("Bo Dahl", "17"), ("Cy Twombly", "250")]]
+    template = induce_template(pages)
+    extraction = template.extract('<body><p class="by">by Dee Kay</p><p class="cost">Price: 8</p></body>')
+    assert sorted(v for vs in extraction.fields.values() for v in vs) == ["8", "Dee Kay"]
+    assert {"by", "price"} <= set(template.field_names)
+
+
+def test_pages_of_another_kind_degrade_but_do_not_break() -> None:
+    pages = site(21, 4)
+    other = '<body><form><input name="q" value="x"><button>Go</button></form><ol><li>1</li></ol></body>'
+    template = induce_template([*pages, other])
+    for html in [*pages, other]:
+        tree = dom.parse(html)
+        assert template.render(template.extract(tree)) == normalized_form(tree)
+    clean = induce_template(pages)
+    optional = sum(n.kind == "opt" for n in template.nodes)
+    assert optional > sum(n.kind == "opt" for n in clean.nodes)
+
+
+def test_deep_pages_do_not_recurse_without_bound() -> None:
+    def deep(word: str) -> str:
+        return "<body>" + "<div>" * 2000 + f"<b>{word}</b>" + "</div>" * 2000 + "<p>end</p></body>"
+
+    pages = [deep("alpha"), deep("beta")]
+    template = induce_template(pages)
+    for html in pages:
+        tree = dom.parse(html)
+        extraction = template.extract(tree)
+        assert extraction.matched
+        assert template.render(extraction) == normalized_form(tree)
+    assert template.extract(deep("gamma")).matched
+
+
+def test_rejects_bad_arguments() -> None:
+    import pytest
+
+    with pytest.raises(ValueError):
+        induce_template([])
+    with pytest.raises(ValueError):
+        induce_template(["<body>x</body>"] * 21)
+    with pytest.raises(ValueError):
+        induce_template(["<body>x</body>"], urls=["a", "b"])
