@@ -125,10 +125,10 @@ def _recovery(case: Case, extracted: dict[str, dict[str, list[str]]]
         chosen[attr] = field
         found = total = 0
         for page_id, fields in extracted.items():
-            wanted = [canon(v) for v in by_page.get(page_id, []) if canon(v)]
+            wanted_values = [canon(v) for v in by_page.get(page_id, []) if canon(v)]
             have = set(fields.get(field, []))
-            total += len(wanted)
-            found += sum(1 for v in wanted if v in have)
+            total += len(wanted_values)
+            found += sum(1 for v in wanted_values if v in have)
         recovery[attr] = found / total if total else 1.0
     return recovery, chosen
 

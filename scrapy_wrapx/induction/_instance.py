@@ -70,7 +70,7 @@ def text_label(value: str, template: frozenset[str]) -> str:
 def profile_of(label: str, children: Iterable[TNode]) -> frozenset[tuple[str, ...]]:
     """``label`` itself and ``label`` prefixed to the children's features
     (sets and optionals are transparent)."""
-    features = {(label,)}
+    features: set[tuple[str, ...]] = {(label,)}
     for child in children:
         info: Info = child.aux
         features.update((label, *f) for f in info.profile if len(f) < PROFILE_DEPTH)
@@ -109,7 +109,8 @@ def instance(tree: PageTree, template: frozenset[str]) -> Elem:
                             [node.value], text_label(node.value, template))
             made[node.index] = text
             continue
-        elem = Elem(node.tag, dict(node.element.attrib), [])
+        attrs: dict[str, str | None] = {str(k): str(v) for k, v in node.element.attrib.items()}
+        elem = Elem(node.tag, attrs, [])
         if node.depth == DEPTH_CAP and node.children:
             blob = Blob()
             blob.aux = Info(frozenset({("*",)}), 1, label="*")

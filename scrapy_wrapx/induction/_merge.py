@@ -66,7 +66,7 @@ def peer_score(a: TNode, b: TNode) -> float:
         return _NONE  # no template text in common: different blocks
     if similarity < PEER_THRESHOLD:
         return _NONE
-    return 1.0 + similarity * (a.aux.size + b.aux.size) / 2.0
+    return float(1.0 + similarity * (a.aux.size + b.aux.size) / 2.0)
 
 
 def merge_nodes(a: TNode, b: TNode) -> TNode:
@@ -79,8 +79,8 @@ def merge_nodes(a: TNode, b: TNode) -> TNode:
     elif isinstance(a, Elem) and isinstance(b, Elem):
         merged = _merge_elems(a, b)
     elif isinstance(a, Set) or isinstance(b, Set):
-        body_a = a.children if isinstance(a, Set) else [a]
-        body_b = b.children if isinstance(b, Set) else [b]
+        body_a: list[TNode] = a.children if isinstance(a, Set) else [a]
+        body_b: list[TNode] = b.children if isinstance(b, Set) else [b]
         merged = Set(merge_hedges(body_a, body_b))
         refresh(merged)
     else:
