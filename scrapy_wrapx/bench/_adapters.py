@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -54,13 +55,17 @@ def _scrapling(html: str, url: str, targets: list[SiteTarget]) -> Runner:
     reference = Selector(html, url=url, adaptive=True, storage_args=storage)
     for target in targets:
         for number, (xpath, _) in enumerate(target.text_indexes):
-            reference.xpath(xpath, auto_save=True, identifier=f"{target.attribute}/{number}")
+            reference.xpath(
+                xpath, auto_save=True, identifier=f"{target.attribute}/{number}"
+            )
 
     def run(target: SiteTarget, variant: str, variant_url: str) -> list[str]:
         page = Selector(variant, url=url, adaptive=True, storage_args=storage)
         values = []
         for number, (xpath, text_index) in enumerate(target.text_indexes):
-            found = page.xpath(xpath, adaptive=True, identifier=f"{target.attribute}/{number}")
+            found = page.xpath(
+                xpath, adaptive=True, identifier=f"{target.attribute}/{number}"
+            )
             for element in found[:1]:
                 if text_index:
                     value = element.xpath(f"./text()[{text_index}]").get()
@@ -74,14 +79,15 @@ def _scrapling(html: str, url: str, targets: list[SiteTarget]) -> Runner:
 
 
 def _autoscraper(html: str, url: str, targets: list[SiteTarget]) -> Runner:
-    from autoscraper import AutoScraper
+    from autoscraper import AutoScraper  # type: ignore[import-untyped]
 
     scrapers: dict[str, Any] = {}
     for target in targets:
         scraper = AutoScraper()
         try:
             scraper.build(html=html, wanted_list=list(target.values))
-        except Exception:  # autoscraper raises on pages it cannot learn from
+        except Exception:  # noqa: BLE001 - autoscraper fails on pages it cannot learn
+            print(f"  autoscraper cannot learn {target.attribute}", file=sys.stderr)
             continue
         scrapers[target.attribute] = scraper
 
@@ -91,7 +97,7 @@ def _autoscraper(html: str, url: str, targets: list[SiteTarget]) -> Runner:
             return []
         try:
             found = scraper.get_result_exact(html=variant)
-        except Exception:
+        except Exception:  # noqa: BLE001 - a rival's crash counts as no answer
             return []
         return [fold_whitespace(str(value)) for value in found if str(value).strip()]
 

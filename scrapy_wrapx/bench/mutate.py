@@ -20,7 +20,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 __all__ = ["SEVERITIES", "Severity", "mutate"]
 
@@ -42,15 +43,49 @@ SEVERITIES = {
     "heavy": Severity(wrappers=10, blocks=6, cells=4, attributes=20, tables_to_divs=1),
 }
 
-_WORDS = (
-    "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor "
-    "incididunt labore dolore magna aliqua enim minim veniam quis nostrud exercitation "
-    "ullamco laboris nisi aliquip commodo consequat"
-).split()
-_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
-_LIST_PARTS = frozenset({"ul", "ol", "dl", "select", "optgroup", "li", "dt", "dd", "option"})
-_NO_WRAP_PARENTS = _TABLE_PARTS | _LIST_PARTS | frozenset({"p", "a", "span", "button", "label"})
-_SKIP = frozenset({"script", "style", "noscript", "head", "title", "meta", "link", "br", "hr"})
+_WORDS = [
+    "lorem",
+    "ipsum",
+    "dolor",
+    "sit",
+    "amet",
+    "consectetur",
+    "adipiscing",
+    "elit",
+    "sed",
+    "do",
+    "eiusmod",
+    "tempor",
+    "incididunt",
+    "labore",
+    "dolore",
+    "magna",
+    "aliqua",
+    "enim",
+    "minim",
+    "veniam",
+    "quis",
+    "nostrud",
+    "exercitation",
+    "ullamco",
+    "laboris",
+    "nisi",
+    "aliquip",
+    "commodo",
+    "consequat",
+]
+_TABLE_PARTS = frozenset(
+    {"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"}
+)
+_LIST_PARTS = frozenset(
+    {"ul", "ol", "dl", "select", "optgroup", "li", "dt", "dd", "option"}
+)
+_NO_WRAP_PARENTS = (
+    _TABLE_PARTS | _LIST_PARTS | frozenset({"p", "a", "span", "button", "label"})
+)
+_SKIP = frozenset(
+    {"script", "style", "noscript", "head", "title", "meta", "link", "br", "hr"}
+)
 
 
 def mutate(html: str, severity: str, seed: int = 0) -> str:
@@ -81,8 +116,15 @@ def _elements(body: etree._Element) -> list[etree._Element]:
     return [
         element
         for element in body.iter()
-        if isinstance(element.tag, str) and element.tag not in _SKIP and element is not body
+        if isinstance(element.tag, str)
+        and element.tag not in _SKIP
+        and element is not body
     ]
+
+
+def _parent_tag(element: etree._Element) -> object:
+    parent = element.getparent()
+    return None if parent is None else parent.tag
 
 
 def _words(rng: random.Random, low: int, high: int) -> str:
@@ -95,13 +137,13 @@ def _wrap(rng: random.Random, body: etree._Element) -> None:
         element
         for element in _elements(body)
         if element.tag not in _TABLE_PARTS | _LIST_PARTS
-        and (element.getparent() is not None)
-        and element.getparent().tag not in _NO_WRAP_PARENTS
+        and _parent_tag(element) not in _NO_WRAP_PARENTS
     ]
     if not choices:
         return
     element = rng.choice(choices)
     parent = element.getparent()
+    assert parent is not None  # body's descendants all have one
     wrapper = etree.Element("div", {"class": f"wrap-{rng.randint(100, 999)}"})
     wrapper.tail, element.tail = element.tail, None
     parent.replace(element, wrapper)
@@ -113,7 +155,7 @@ def _insert_block(rng: random.Random, body: etree._Element) -> None:
     choices = [
         element
         for element in _elements(body)
-        if element.getparent() is not None and element.getparent().tag not in _NO_WRAP_PARENTS
+        if _parent_tag(element) not in _NO_WRAP_PARENTS
     ] or [body]
     anchor = rng.choice(choices)
     block = etree.Element("div", {"class": f"promo-{rng.randint(100, 999)}"})
@@ -147,7 +189,9 @@ def _insert_cell(rng: random.Random, body: etree._Element) -> None:
 def _change_attribute(rng: random.Random, body: etree._Element) -> None:
     """Rename or drop a class or an id."""
     choices = [
-        element for element in _elements(body) if element.get("class") or element.get("id")
+        element
+        for element in _elements(body)
+        if element.get("class") or element.get("id")
     ]
     if not choices:
         return
@@ -156,7 +200,9 @@ def _change_attribute(rng: random.Random, body: etree._Element) -> None:
     if rng.random() < 0.5:
         del element.attrib[name]
     else:
-        element.set(name, f"{rng.choice(_WORDS)}-{rng.choice(_WORDS)}{rng.randint(1, 99)}")
+        element.set(
+            name, f"{rng.choice(_WORDS)}-{rng.choice(_WORDS)}{rng.randint(1, 99)}"
+        )
 
 
 def _table_to_divs(rng: random.Random, body: etree._Element) -> None:
@@ -170,13 +216,21 @@ def _table_to_divs(rng: random.Random, body: etree._Element) -> None:
         if not isinstance(element.tag, str) or element.tag not in _TABLE_PARTS:
             continue
         if element.tag in ("tbody", "thead", "tfoot") and element is not table:
-            element.drop_tag()
+            element.drop_tag()  # type: ignore[attr-defined]  # lxml.html elements
             continue
         css = {"table": "layout", "tr": "row", "td": "cell", "th": "cell head"}.get(
             element.tag, element.tag
         )
-        for name in ("cellpadding", "cellspacing", "border", "valign", "colspan", "rowspan"):
-            element.attrib.pop(name, None)
+        for name in (
+            "cellpadding",
+            "cellspacing",
+            "border",
+            "valign",
+            "colspan",
+            "rowspan",
+        ):
+            if name in element.attrib:
+                del element.attrib[name]
         element.tag = "div"
         existing = element.get("class")
         element.set("class", f"{existing} {css}" if existing else css)

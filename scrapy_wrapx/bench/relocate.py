@@ -70,7 +70,9 @@ class Score:
     def report(self) -> dict[str, Any]:
         precision = self.correct / self.returned if self.returned else 0.0
         recall = self.correct / self.expected if self.expected else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        f1 = (
+            2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        )
         result: dict[str, Any] = {
             "precision": round(precision, 4),
             "recall": round(recall, 4),
@@ -80,11 +82,15 @@ class Score:
             result["median_ms"] = round(statistics.median(self.times) * 1000, 3)
         if self.confident:
             for threshold in THRESHOLDS:
-                above = [ok for confidence, ok in self.confident if confidence >= threshold]
+                above = [
+                    ok for confidence, ok in self.confident if confidence >= threshold
+                ]
                 result[f"precision@{threshold}"] = (
                     round(sum(above) / len(above), 4) if above else None
                 )
-                result[f"share@{threshold}"] = round(len(above) / len(self.confident), 4)
+                result[f"share@{threshold}"] = round(
+                    len(above) / len(self.confident), 4
+                )
         return result
 
 
@@ -109,7 +115,11 @@ def id_relative_xpath(tree: dom.PageTree, node: dom.Node) -> str:
     current: dom.Node | None = node if not node.is_text else node.parent
     while current is not None:
         value = current.element.get("id")
-        if value and '"' not in value and len(document.xpath(f'//*[@id="{value}"]')) == 1:
+        if (
+            value
+            and '"' not in value
+            and len(document.xpath(f'//*[@id="{value}"]')) == 1
+        ):
             return f'//*[@id="{value}"]' + node.xpath[len(current.xpath) :]
         current = current.parent
     return node.xpath
@@ -129,7 +139,9 @@ def select_values(tree: dom.PageTree, xpath: str) -> list[str]:
     return [normalize_value(value) for value in values if value.strip()]
 
 
-def find_targets(site: SwdeSite, tree: dom.PageTree, locator: HybridLocator) -> list[SiteTarget]:
+def find_targets(
+    site: SwdeSite, tree: dom.PageTree, locator: HybridLocator
+) -> list[SiteTarget]:
     """The reference page's targets: per attribute, the first leaf whose
     value equals each ground-truth value."""
     reference_id = site.pages[0].page_id
@@ -149,17 +161,25 @@ def find_targets(site: SwdeSite, tree: dom.PageTree, locator: HybridLocator) -> 
             if leaf is not None:
                 nodes.append(leaf)
         if not nodes:
-            print(f"  {site.name}: no leaf holds {attribute} {values!r}; skipped", file=sys.stderr)
+            print(
+                f"  {site.name}: no leaf holds {attribute} {values!r}; skipped",
+                file=sys.stderr,
+            )
             continue
         xpath = " | ".join(absolute_xpath(node) for node in nodes)
         id_xpath = " | ".join(id_relative_xpath(tree, node) for node in nodes)
         reference = locator.reference(tree, xpath)
         texts = [
-            (node.parent.xpath if node.is_text and node.parent else node.xpath, node.text_index)
+            (
+                node.parent.xpath if node.is_text and node.parent else node.xpath,
+                node.text_index,
+            )
             for node in nodes
         ]
         targets.append(
-            SiteTarget(attribute, xpath, id_xpath, reference, [n.value for n in nodes], texts)
+            SiteTarget(
+                attribute, xpath, id_xpath, reference, [n.value for n in nodes], texts
+            )
         )
     return targets
 
@@ -171,7 +191,9 @@ def run_site(
     seed: int,
     radius: int,
 ) -> dict[str, Any]:
-    locators = {method: HybridLocator(method, radius=radius) for method in LOCATOR_METHODS}
+    locators = {
+        method: HybridLocator(method, radius=radius) for method in LOCATOR_METHODS
+    }
     reference_page = site.pages[0]
     reference_tree = dom.parse(reference_page.html, reference_page.url)
     targets = find_targets(site, reference_tree, locators["ssnp"])
@@ -179,7 +201,9 @@ def run_site(
     # References go through JSON once, as a store would hand them back.
     for target in targets:
         target.reference = TargetReference.from_json(target.reference.to_json())
-    adapters = _adapters.available(methods, reference_page.html, reference_page.url, targets)
+    adapters = _adapters.available(
+        methods, reference_page.html, reference_page.url, targets
+    )
     result: dict[str, Any] = {
         "targets": {t.attribute: t.xpath for t in targets},
         "reference_bytes": {
@@ -195,7 +219,9 @@ def run_site(
         for page in site.pages[1:]:
             html = page.html
             if severity != "plain":
-                html = mutate(html, severity, seed=zlib.crc32(f"{seed}/{page.page_id}".encode()))
+                html = mutate(
+                    html, severity, seed=zlib.crc32(f"{seed}/{page.page_id}".encode())
+                )
             started = time.perf_counter()
             dom.lxml_document(html, page.url)
             parse_lxml.append(time.perf_counter() - started)
@@ -207,8 +233,9 @@ def run_site(
                 for method in methods:
                     score = scores[method]
                     started = time.perf_counter()
-                    values, confidences = _run(method, target, tree, html, page.url,
-                                               locators, adapters)
+                    values, confidences = _run(
+                        method, target, tree, html, page.url, locators, adapters
+                    )
                     score.times.append(time.perf_counter() - started)
                     hits = score.add(expected, values)
                     score.confident.extend(zip(confidences, hits))
@@ -236,7 +263,9 @@ def _run(
     if method == "id_xpath":
         return select_values(tree, target.id_xpath), []
     if method == "resolve":
-        resolution = locators["ssnp"].resolve(target.reference, tree, min_confidence=0.5)
+        resolution = locators["ssnp"].resolve(
+            target.reference, tree, min_confidence=0.5
+        )
         values = [normalize_value(v) for v in resolution.values]
         return values, [resolution.confidence] * len(values)
     if method in locators:
@@ -244,14 +273,20 @@ def _run(
         if not candidates:
             return [], []
         candidates = [c for c in candidates if c.rank == 0]
-        return [normalize_value(c.text) for c in candidates], [c.confidence for c in candidates]
+        return [normalize_value(c.text) for c in candidates], [
+            c.confidence for c in candidates
+        ]
     return [normalize_value(v) for v in adapters[method](target, html, url)], []
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench relocate")
-    parser.add_argument("--data", type=Path, required=True, help="an SWDE vertical directory")
-    parser.add_argument("--variants", type=int, default=100, help="variant pages per site")
+    parser.add_argument(
+        "--data", type=Path, required=True, help="an SWDE vertical directory"
+    )
+    parser.add_argument(
+        "--variants", type=int, default=100, help="variant pages per site"
+    )
     parser.add_argument(
         "--severity",
         default="all",
@@ -269,15 +304,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     severities = ["plain", *SEVERITIES] if args.severity == "all" else [args.severity]
     methods = [m for m in args.methods.split(",") if m]
-    methods = [m for m in methods if m not in _adapters.ADAPTERS or _adapters.importable(m)]
+    methods = [
+        m for m in methods if m not in _adapters.ADAPTERS or _adapters.importable(m)
+    ]
     skipped = [m for m in args.methods.split(",") if m and m not in methods]
     if skipped:
         print(f"not installed, skipped: {', '.join(skipped)}")
     sites = load_sites(args.data, limit=args.variants + 1)
     results: dict[str, Any] = {"methods": methods, "sites": {}, "pooled": {}}
-    pooled: dict[str, dict[str, Score]] = {s: {m: Score() for m in methods} for s in severities}
+    pooled: dict[str, dict[str, Score]] = {
+        s: {m: Score() for m in methods} for s in severities
+    }
     for site in sites:
-        print(f"== {site.name}: reference {site.pages[0].page_id}, {len(site.pages) - 1} variants")
+        print(
+            f"== {site.name}: reference {site.pages[0].page_id}, {len(site.pages) - 1} variants"
+        )
         site_result = run_site(site, severities, methods, args.seed, args.radius)
         print(f"   reference JSON bytes: {site_result['reference_bytes']}")
         for severity, data in site_result["severities"].items():
@@ -305,7 +346,8 @@ def _print_table(title: str, data: dict[str, Any]) -> None:
         thresholds = ""
         if "precision@0.5" in report:
             thresholds = "  " + " ".join(
-                f"{report[f'precision@{t}']}({report[f'share@{t}']})" for t in THRESHOLDS
+                f"{report[f'precision@{t}']}({report[f'share@{t}']})"
+                for t in THRESHOLDS
             )
         print(
             f"   {method:<12}{report['precision']:>7.3f}{report['recall']:>7.3f}"

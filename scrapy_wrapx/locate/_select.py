@@ -51,7 +51,8 @@ def evaluate(tree: PageTree, selector: str) -> list[Pick]:
     except (etree.XPathError, TypeError, ValueError) as exc:
         raise ValueError(f"Invalid XPath selector: {selector!r} ({exc})") from exc
     if not isinstance(results, list):
-        raise ValueError(f"Selector {selector!r} does not select nodes")
+        # A number or a string is a valid XPath result, but not a target.
+        raise ValueError(f"Selector {selector!r} does not select nodes")  # noqa: TRY004
     picks: list[Pick] = []
     seen: set[tuple[int, str | None]] = set()
     for result in results:
@@ -74,7 +75,9 @@ def output_of(tree: PageTree, node: Node, attribute: str | None) -> tuple[str, s
     a text's text, an attribute's value, an element's text (or, for an
     element leaf such as ``<img>``, its data attribute)."""
     if attribute is not None:
-        return f"{node.xpath}/@{attribute}", fold_whitespace(node.element.get(attribute) or "")
+        return f"{node.xpath}/@{attribute}", fold_whitespace(
+            node.element.get(attribute) or ""
+        )
     if node.is_text or node.is_leaf:
         return node.xpath, node.value
     return node.xpath, tree.text_of(node)

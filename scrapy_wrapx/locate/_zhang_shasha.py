@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-import zss
+import zss  # type: ignore[import-untyped]
 
 if TYPE_CHECKING:
     from .mapping import ArrayTree
@@ -18,7 +18,7 @@ _VIRTUAL = object()
 
 
 class _Node:
-    __slots__ = ("index", "label", "children")
+    __slots__ = ("children", "index", "label")
 
     def __init__(self, index: int, label: Hashable) -> None:
         self.index = index
@@ -65,7 +65,10 @@ def forest_mapping(
     )
     pairs = []
     for operation in operations:
-        if operation.type in (zss.Operation.match, zss.Operation.update):
-            if operation.arg1.index >= 0 and operation.arg2.index >= 0:
-                pairs.append((operation.arg1.index, operation.arg2.index))
+        if (
+            operation.type in (zss.Operation.match, zss.Operation.update)
+            and operation.arg1.index >= 0
+            and operation.arg2.index >= 0
+        ):
+            pairs.append((operation.arg1.index, operation.arg2.index))
     return pairs

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -80,9 +79,13 @@ class HybridLocator:
         if method not in METHODS:
             raise ValueError(f"Unknown locator method: {method!r}")
         if radius < 1:
-            raise ValueError(f"The neighbour zone radius must be positive, got {radius!r}")
+            raise ValueError(
+                f"The neighbour zone radius must be positive, got {radius!r}"
+            )
         if window < radius:
-            raise ValueError(f"The reference window must cover the radius, got {window!r}")
+            raise ValueError(
+                f"The reference window must cover the radius, got {window!r}"
+            )
         self.method: Method = method  # type: ignore[assignment]
         self.radius = radius
         self.window = window
@@ -101,7 +104,9 @@ class HybridLocator:
         picks = evaluate(tree, selector)
         if not picks:
             raise ValueError(f"Selector {selector!r} selects nothing on the page")
-        return build_reference(page_index(tree), picks, selector, url or tree.url, self.window)
+        return build_reference(
+            page_index(tree), picks, selector, url or tree.url, self.window
+        )
 
     def reference_by_example(
         self, page: str | bytes | PageTree, example: str, url: str | None = None
@@ -113,14 +118,16 @@ class HybridLocator:
         if not wanted:
             raise ValueError(f"Empty example value: {example!r}")
         found: Node | None = next(
-            (leaf for leaf in tree.leaves if fold_whitespace(leaf.value) == wanted), None
+            (leaf for leaf in tree.leaves if fold_whitespace(leaf.value) == wanted),
+            None,
         )
         if found is None:
             found = next(
                 (
                     node
                     for node in tree.nodes
-                    if not node.is_leaf and fold_whitespace(tree.text_of(node)) == wanted
+                    if not node.is_leaf
+                    and fold_whitespace(tree.text_of(node)) == wanted
                 ),
                 None,
             )
@@ -131,7 +138,10 @@ class HybridLocator:
     # -- relocation -----------------------------------------------------------
 
     def locate(
-        self, reference: TargetReference, page: str | bytes | PageTree, url: str | None = None
+        self,
+        reference: TargetReference,
+        page: str | bytes | PageTree,
+        url: str | None = None,
     ) -> list[Candidate]:
         """Candidates for ``reference`` on ``page``, best first (a list target:
         its members in document order); empty when nothing qualifies."""
@@ -168,8 +178,7 @@ class HybridLocator:
                 if leaf not in answer
             ]
             return self._candidates(tree, group + rest)
-        for leaf, target, confidence in _expand_list(index, reference, found):
-            found.setdefault(leaf, (target, confidence))
+        found = _expand_list(index, reference, found)
         members = sorted((leaf, t, c, 0) for leaf, (t, c) in found.items())
         return self._candidates(tree, members)
 
@@ -272,7 +281,9 @@ class HybridLocator:
                 # "ISBN-13:" before an ISBN) has as much say as the votes.
                 support = (support + (1.0 if leaf == label + 1 else 0.0)) / 2
             ranked.append((leaf, score * (0.5 + 0.5 * support)))
-        ranked.sort(key=lambda item: (-round(item[1], 9), abs(item[0] - center), item[0]))
+        ranked.sort(
+            key=lambda item: (-round(item[1], 9), abs(item[0] - center), item[0])
+        )
         return ranked
 
     def _score(
@@ -296,7 +307,10 @@ class HybridLocator:
                 node = node.parent if node is not None else None
             if node is None:
                 continue
-            if target.attribute is not None and node.element.get(target.attribute) is None:
+            if (
+                target.attribute is not None
+                and node.element.get(target.attribute) is None
+            ):
                 continue
             xpath, text = output_of(tree, node, target.attribute)
             if xpath in seen:
@@ -320,7 +334,9 @@ def _repeats(tree: PageTree, target: Target, leaf: int) -> list[int]:
         step = reference_steps[position]
         if step.split("[", 1)[0] != ("text()" if node.is_text else node.tag):
             break
-        if not node.is_text and "[" not in step and "[" in node.step:
+        if not node.is_text:
+            if "[" in step or "[" not in node.step:
+                break  # only the levels right above the leaf open up
             general.add(node.index)
         node = node.parent
         position -= 1
@@ -331,7 +347,8 @@ def _repeats(tree: PageTree, target: Target, leaf: int) -> list[int]:
     ]
     xpath = tree.root.xpath + "/" + "/".join(steps)
     found = {leaf}
-    for result in tree.document.xpath(xpath):
+    results = tree.document.xpath(xpath)
+    for result in results if isinstance(results, list) else []:
         node = tree.node_for(result)
         if node is not None and node.is_leaf and node.prop == goal.prop:
             found.add(node.leaf_index)
@@ -339,7 +356,10 @@ def _repeats(tree: PageTree, target: Target, leaf: int) -> list[int]:
 
 
 def _label_partner(
-    ref_tree: ArrayTree, target: Target, unchanged: list[tuple[int, int]], index: PageIndex
+    ref_tree: ArrayTree,
+    target: Target,
+    unchanged: list[tuple[int, int]],
+    index: PageIndex,
 ) -> int | None:
     """The variant leaf index of the target's *label* — the leaf just before
     it on the reference page — when that leaf is unchanged, else None."""
@@ -356,33 +376,36 @@ def _label_partner(
 
 def _expand_list(
     index: PageIndex, reference: TargetReference, found: dict[int, tuple[Target, float]]
-) -> list[tuple[int, Target, float]]:
-    """The other members of a relocated list: leaves below the container the
-    members voted for whose path from it matches a stored member's."""
+) -> dict[int, tuple[Target, float]]:
+    """The members of a relocated list: the relocated members inside the
+    container they vote for (weighed by confidence), plus the leaves below
+    it whose path from it matches a stored member's."""
     tree = index.tree
-    containers: Counter[int] = Counter()
-    for leaf, (target, _) in found.items():
-        if target.list_path is None:
+    containers: dict[int, float] = {}
+    for number, (member, confidence) in found.items():
+        if member.list_path is None:
             continue
-        node: Node | None = tree.leaves[leaf]
-        for _ in range(len(target.list_path)):
-            node = node.parent if node is not None else None
-        if node is not None:
-            containers[node.index] += 1
+        above: Node | None = tree.leaves[number]
+        for _ in range(len(member.list_path)):
+            above = above.parent if above is not None else None
+        if above is not None:
+            containers[above.index] = containers.get(above.index, 0.0) + confidence
     if not containers:
-        return []
-    container = tree.nodes[containers.most_common(1)[0][0]]
+        return found
+    container = tree.nodes[min(containers, key=lambda key: (-containers[key], key))]
     patterns = {t.list_path: t for t in reference.targets if t.list_path is not None}
-    weakest = min(confidence for _, confidence in found.values())
-    extra = []
+    members: dict[int, tuple[Target, float]] = {}
     for leaf in tree.leaves[container.first_leaf : container.last_leaf + 1]:
         steps = []
-        node = leaf
-        while node is not None and node is not container:
-            steps.append("text()" if node.is_text else node.tag)
-            node = node.parent
+        step_node: Node | None = leaf
+        while step_node is not None and step_node is not container:
+            steps.append("text()" if step_node.is_text else step_node.tag)
+            step_node = step_node.parent
         steps.reverse()
-        target = patterns.get(tuple(steps))
-        if target is not None and leaf.prop == target.prop:
-            extra.append((leaf.leaf_index, target, weakest))
-    return extra
+        pattern = patterns.get(tuple(steps))
+        if pattern is not None and leaf.prop == pattern.prop:
+            members[leaf.leaf_index] = found.get(leaf.leaf_index, (pattern, -1.0))
+    # Members found only by the pattern get the weakest relocated member's
+    # confidence: they are as sure as the list they belong to.
+    weakest = min((c for _, c in members.values() if c >= 0), default=0.0)
+    return {leaf: (t, c if c >= 0 else weakest) for leaf, (t, c) in members.items()}

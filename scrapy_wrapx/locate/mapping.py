@@ -76,7 +76,9 @@ class ArrayTree:
         for index in range(1, count):
             parent = self.parents[index]
             if not 0 <= parent < index:
-                raise ValueError(f"Node {index!r} has parent {parent!r}, not an earlier node")
+                raise ValueError(
+                    f"Node {index!r} has parent {parent!r}, not an earlier node"
+                )
             children[parent].append(index)
             depth[index] = depth[parent] + 1
         leaves = [index for index in range(count) if not children[index]]
@@ -91,10 +93,8 @@ class ArrayTree:
             if parent >= 0:
                 if first[parent] < 0 or first[index] < first[parent]:
                     first[parent] = first[index]
-                if last[index] > last[parent]:
-                    last[parent] = last[index]
-                if end[index] > end[parent]:
-                    end[parent] = end[index]
+                last[parent] = max(last[parent], last[index])
+                end[parent] = max(end[parent], end[index])
         self.children = children
         self.leaves = leaves
         self.first_leaf = first
@@ -188,12 +188,17 @@ def _chain_pairs(
         for op in Levenshtein.opcodes(tags_a, tags_b):
             if op.tag in ("equal", "replace"):
                 pairs.extend(
-                    zip(chain_a[op.src_start : op.src_end], chain_b[op.dest_start : op.dest_end])
+                    zip(
+                        chain_a[op.src_start : op.src_end],
+                        chain_b[op.dest_start : op.dest_end],
+                    )
                 )
     return pairs
 
 
-def _chains(tree: ArrayTree, matched: Sequence[int]) -> dict[tuple[int, int], list[int]]:
+def _chains(
+    tree: ArrayTree, matched: Sequence[int]
+) -> dict[tuple[int, int], list[int]]:
     chains: dict[tuple[int, int], list[int]] = {}
     first = tree.first_leaf
     last = tree.last_leaf
@@ -227,23 +232,34 @@ def _add_relabelled_leaves(
         gap_b = range(previous_j + 1, j)
         if gap_a and gap_b:
             keys_a = [
-                (partner.get(_deepest_mapped(a, a.leaves[x], partner), -1), _kind(a, a.leaves[x]))
+                (
+                    partner.get(_deepest_mapped(a, a.leaves[x], partner), -1),
+                    _kind(a, a.leaves[x]),
+                )
                 for x in gap_a
             ]
             keys_b = [
-                (_deepest_mapped(b, b.leaves[y], mapped_b), _kind(b, b.leaves[y])) for y in gap_b
+                (_deepest_mapped(b, b.leaves[y], mapped_b), _kind(b, b.leaves[y]))
+                for y in gap_b
             ]
             for op in Indel.opcodes(keys_a, keys_b):
                 if op.tag == "equal":
                     for offset in range(op.src_end - op.src_start):
-                        result.append((gap_a[op.src_start + offset], gap_b[op.dest_start + offset]))
+                        result.append(
+                            (
+                                gap_a[op.src_start + offset],
+                                gap_b[op.dest_start + offset],
+                            )
+                        )
         if i < len(a.leaves):
             result.append((i, j))
         previous_i, previous_j = i, j
     return result
 
 
-def _deepest_mapped(tree: ArrayTree, node: int, mapped: dict[int, int] | set[int]) -> int:
+def _deepest_mapped(
+    tree: ArrayTree, node: int, mapped: dict[int, int] | set[int]
+) -> int:
     parent = tree.parents[node]
     while parent >= 0 and parent not in mapped:
         parent = tree.parents[parent]
@@ -328,8 +344,7 @@ def _partner_span(
         position = position_b[mate]
         if first < 0 or position < first:
             first = position
-        if position > last:
-            last = position
+        last = max(last, position)
     if first < 0:
         return None
     return first, last + 1

@@ -21,7 +21,15 @@ if TYPE_CHECKING:
     from .mapping import ArrayTree
     from .reference import Target
 
-__all__ = ["STRONG", "WEAK", "LANDING", "Vote", "choose_center", "unchanged_pairs", "votes"]
+__all__ = [
+    "LANDING",
+    "STRONG",
+    "WEAK",
+    "Vote",
+    "choose_center",
+    "unchanged_pairs",
+    "votes",
+]
 
 STRONG, WEAK, LANDING = 2, 1, 0
 
@@ -107,7 +115,9 @@ def agreement(cast: Sequence[Vote], leaf: int, radius: int) -> float:
     if not cast:
         return 0.0
     best_class = max(vote.strength for vote in cast)
-    near = [vote for vote in cast if vote.distance <= radius and vote.strength == best_class]
+    near = [
+        vote for vote in cast if vote.distance <= radius and vote.strength == best_class
+    ]
     if not near:
         return 0.0
     return sum(1 for vote in near if vote.leaf == leaf) / len(near)

@@ -86,9 +86,11 @@ def _words(value: str) -> frozenset[str]:
 
 
 def _clean_url(value: str) -> str:
-    """The part of a URL that names a resource: host-less path, no query."""
+    """The part of a URL that names a resource on its site: path and query,
+    without scheme, host and fragment (which vary with mirrors and state)."""
     parts = urlsplit(value.strip())
-    return parts.path or value
+    cleaned = parts.path + ("?" + parts.query if parts.query else "")
+    return cleaned or value
 
 
 def unit_similarity(name: str, value_a: str, value_b: str) -> float:
@@ -118,14 +120,16 @@ def leaf_units(node: Node) -> Units:
         for name, value in step.element.attrib.items():
             if not isinstance(name, str) or name.startswith("on") or name == "style":
                 continue
-            value = " ".join(value.split())[:MAX_ATTRIBUTE_LENGTH]
+            value = " ".join(str(value).split())[:MAX_ATTRIBUTE_LENGTH]
             if value:
                 units.append((name, value))
         layers.append(tuple(units))
     return tuple(layers)
 
 
-def attr_score(base: Units, other: Units, cache: dict[Any, bool] | None = None) -> float:
+def attr_score(
+    base: Units, other: Units, cache: dict[Any, bool] | None = None
+) -> float:
     """Attribute path score, eq. 5.5 / Algorithm 3: each unit attribute of
     ``base`` that finds a match anywhere in ``other`` earns its share of
     its layer's weight ``W_i = i``. Layers without attributes are left out
@@ -157,7 +161,9 @@ def _unit_match(name: str, value: str, candidate: str, cache: dict[Any, bool]) -
     key = (name, value, candidate)
     hit = cache.get(key)
     if hit is None:
-        hit = cache[key] = unit_similarity(name, value, candidate) >= UNIT_MATCH_THRESHOLD
+        hit = cache[key] = (
+            unit_similarity(name, value, candidate) >= UNIT_MATCH_THRESHOLD
+        )
     return hit
 
 
@@ -212,7 +218,8 @@ class PathFeatures:
             tag_path,
             tuple(_cut(step) for step in tag_path),
             tuple(
-                tuple((str(name), str(value)) for name, value in layer) for layer in data["units"]
+                tuple((str(name), str(value)) for name, value in layer)
+                for layer in data["units"]
             ),
             str(data["affiliation"]),
             (int(data["order"][0]), int(data["order"][1])) if data["order"] else None,
@@ -228,7 +235,8 @@ def path_score(
     target: PathFeatures, candidate: PathFeatures, cache: dict[Any, bool] | None = None
 ) -> float:
     """PATHS, eq. 5.7: the mean of TAG (eq. 5.3, or eq. 5.4 for a target in
-    a sequential structure), ATTR, AFFI and, for sequential targets, ORDER."""
+    a sequential structure), ATTR, AFFI and, for a sequential target whose
+    candidate is in a list too, ORDER."""
     if target.sequential:
         tag = (
             tped(target.tag_path_cut, candidate.tag_path_cut)
@@ -243,9 +251,9 @@ def path_score(
         ) / 4
     scores = [tag, attr_score(target.units, candidate.units, cache)]
     scores.append(1.0 if target.affiliation == candidate.affiliation else 0.0)
-    if target.sequential:
-        if target.order is not None and candidate.order is not None:
-            scores.append(order_score(target.order, candidate.order))
-        else:
-            scores.append(0.0)
+    # List order is evidence only where both leaves sit in a list; a
+    # redesign that dissolves the list (table rows turned into divs) says
+    # nothing about order, so the score is then left out, not zeroed.
+    if target.sequential and target.order is not None and candidate.order is not None:
+        scores.append(order_score(target.order, candidate.order))
     return sum(scores) / len(scores)
