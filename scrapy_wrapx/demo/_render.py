@@ -24,11 +24,19 @@ if TYPE_CHECKING:
 _SITE_NAME = "Demo Books"
 
 
-def _authors_line(authors: Sequence[str]) -> str:
-    """``A``, ``A and B``, ``A, B and C``: one text node, as sites print it."""
-    if len(authors) == 1:
-        return authors[0]
-    return ", ".join(authors[:-1]) + " and " + authors[-1]
+def _author_link(name: str, root: str) -> str:
+    slug = "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split())
+    return f'<a class="author" href="{root}author/{slug}.html">{escape(name)}</a>'
+
+
+def _authors_line(authors: Sequence[str], root: str) -> str:
+    """``by A``, ``by A and B``, ``by A, B and C``, each name a link, as both
+    SWDE book sites print them: the separators are template text between
+    repeated links."""
+    links = [_author_link(name, root) for name in authors]
+    if len(links) == 1:
+        return "by " + links[0]
+    return "by " + ", ".join(links[:-1]) + " and " + links[-1]
 
 
 def _page(title: str, body: str, *, redesigned: bool, root: str) -> str:
@@ -280,7 +288,7 @@ def render_detail(
     """A book's detail page."""
     root = "../"
     title = escape(book.title)
-    byline = escape("by " + _authors_line(book.authors))
+    byline = _authors_line(book.authors, root)
     crumbs = (
         f'<a href="{root}">Home</a> &gt; '
         f'<a href="{root}catalogue/page-{catalogue_page}.html">Catalogue</a>'

@@ -275,10 +275,8 @@ class DemoSite:
     ``pages`` maps URL paths (``/``, ``/catalogue/page-1.html``,
     ``/book/<slug>.html``...) to HTML. ``truth`` maps each detail page's path
     to field -> true values, each value exactly the folded text of one text
-    node or the value of one ``src`` attribute — except authors, which share
-    the byline's single text node after ``"by "`` on detail pages (the
-    template-text-inside-a-text-node case of EXALG) and stand alone in the
-    list pages' nested author lists. ``records`` maps each list page to its
+    node or the value of one ``src`` attribute (authors are links in the
+    detail pages' byline, and items of the list pages' nested author lists). ``records`` maps each list page to its
     records in page order, with the same field names.
     """
 

@@ -46,8 +46,7 @@ class BooksSpider(scrapy.Spider):
         yield from response.follow_all(next_page.getall(), self.parse_catalogue, cb_kwargs=kwargs)
 
     def parse_book(self, response: Response, design: str) -> Iterator[Book]:
-        byline = response.css("p.byline::text, p.product-byline::text").get(default="")
-        authors = byline.strip().removeprefix("by ").replace(" and ", ", ").split(", ")
+        authors = response.css("p.byline a::text, p.product-byline a::text").getall()
         yield Book(
             url=response.url,
             design=design,
