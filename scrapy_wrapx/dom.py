@@ -27,13 +27,11 @@ recursion anywhere, so 10,000-deep nesting costs time, not the stack.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from lxml import etree
 from w3lib.encoding import html_to_unicode
-
-from ._text import fold_whitespace
 
 if TYPE_CHECKING:
     AttrPathLayer = tuple[tuple[str, str], ...]
@@ -139,13 +137,13 @@ def _element_leaf_property(tag: str, value: str, parent_tag: str) -> Property:
         return "image"
     if tag in ("video", "audio"):
         return tag  # type: ignore[return-value]
+    if tag == "source" and parent_tag in ("video", "audio"):
+        return parent_tag  # type: ignore[return-value]
     media = _media_property(value)
     if media is not None:
         return media
     if tag in ("a", "area"):
         return "link"
-    if tag == "source" and parent_tag in ("video", "audio"):
-        return parent_tag  # type: ignore[return-value]
     return "other"
 
 
@@ -160,7 +158,7 @@ def _xpath_literal(value: str) -> str:
     if '"' not in value:
         return f'"{value}"'
     parts = value.split("'")
-    return "concat(" + ", \"'\", ".join(f"'{part}'" for part in parts) + ")"
+    return "concat(" + ', "\'", '.join(f"'{part}'" for part in parts) + ")"
 
 
 class Node:
@@ -175,26 +173,26 @@ class Node:
     """
 
     __slots__ = (
-        "index",
-        "tag",
-        "element",
-        "parent",
-        "children",
-        "depth",
-        "first_leaf",
-        "last_leaf",
-        "leaf_index",
-        "position",
-        "_sibling_counts",
         "_child_counts",
-        "_text_count",
-        "value",
-        "prop",
-        "affiliation",
         "_repeat",
         "_sequential",
+        "_sibling_counts",
+        "_text_count",
         "_tree_nodes",
         "_xpath",
+        "affiliation",
+        "children",
+        "depth",
+        "element",
+        "first_leaf",
+        "index",
+        "last_leaf",
+        "leaf_index",
+        "parent",
+        "position",
+        "prop",
+        "tag",
+        "value",
     )
 
     def __init__(
@@ -205,14 +203,17 @@ class Node:
         parent: Node | None,
         position: int,
         sibling_counts: dict[Any, int] | None,
+        depth: int = 0,
+        affiliation: str = "",
+        first_leaf: int = -1,
     ) -> None:
         self.index = index
         self.tag = tag
         self.element = element
         self.parent = parent
         self.children: list[Node] = []
-        self.depth = 0 if parent is None else parent.depth + 1
-        self.first_leaf = -1
+        self.depth: int = depth
+        self.first_leaf = first_leaf
         self.last_leaf = -1
         self.leaf_index = -1
         #: Position among the same-tag siblings (element) or among the
@@ -227,7 +228,7 @@ class Node:
         #: data attribute (``src``, ``href``...) of an element leaf, else "".
         self.value = ""
         self.prop: Property | None = None
-        self.affiliation = ""
+        self.affiliation = affiliation
         self._repeat: tuple[int, int] | None = None
         self._sequential: bool | None = None
         self._tree_nodes: list[Node] | None = None  # set on the root only
@@ -321,7 +322,7 @@ class Node:
             while node is not None and node._xpath is None:
                 steps.append(node.step)
                 node = node.parent
-            prefix = "" if node is None else node._xpath
+            prefix = "" if node is None or node._xpath is None else node._xpath
             steps.reverse()
             self._xpath = prefix + "/" + "/".join(steps)
         return self._xpath
@@ -329,32 +330,34 @@ class Node:
     @property
     def tag_path(self) -> tuple[str, ...]:
         """Thesis §5.2 tag path: ``("div[2]", "table", "tr[1]", "text()")``."""
-        return tuple(
-            "text()" if node.tag == TEXT else node.step for node in self.path_nodes()
-        )
+        return tuple("text()" if node.tag == TEXT else node.step for node in self.path_nodes())
 
     @property
     def tag_path_cut(self) -> tuple[str, ...]:
         """The tag path without sibling orders (thesis §5.2, "tag path cut")."""
-        return tuple(
-            "text()" if node.tag == TEXT else node.tag for node in self.path_nodes()
-        )
+        return tuple("text()" if node.tag == TEXT else node.tag for node in self.path_nodes())
 
     @property
     def attr_path(self) -> tuple[AttrPathLayer, ...]:
         """Thesis §5.3 attribute path: one tuple of ``(name, value)`` per
         layer; a text leaf's own layer is empty."""
         return tuple(
-            () if node.tag == TEXT else tuple(node.element.attrib.items())
+            () if node.tag == TEXT else tuple(_str_items(node.element.attrib.items()))
             for node in self.path_nodes()
         )
+
+
+def _str_items(items: Iterable[tuple[Any, Any]]) -> Iterator[tuple[str, str]]:
+    # lxml's stubs allow bytes; the HTML parser always gives str.
+    for name, value in items:
+        yield str(name), str(value)
 
 
 class PageTree:
     """A page, normalized: ``nodes`` in pre-order (``nodes[0]`` is the root,
     normally ``<body>``) and ``leaves``, the leaf array left to right."""
 
-    __slots__ = ("nodes", "leaves", "url", "document")
+    __slots__ = ("document", "leaves", "nodes", "url")
 
     def __init__(
         self,
@@ -459,11 +462,11 @@ def lxml_document(text: str, url: str | None = None) -> etree._Element:
     # a Python element-class lookup per node.
     parser = etree.HTMLParser(recover=True, encoding="utf-8", huge_tree=True)
     try:
-        root = etree.fromstring(body, parser=parser, base_url=url)
+        root = etree.fromstring(body, parser=parser, base_url=url or "")
     except etree.XMLSyntaxError as exc:
         raise ValueError(f"Cannot parse document {url!r}: {exc}") from exc
     if root is None:
-        root = etree.fromstring(b"<html/>", parser=parser, base_url=url)
+        root = etree.fromstring(b"<html/>", parser=parser, base_url=url or "")
     return root
 
 
@@ -515,6 +518,7 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
         if event == "start":
             if not stack:
                 node = root
+                root.first_leaf = 0
             else:
                 parent = stack[-1]
                 assert parent is not None  # dropped subtrees are skipped
@@ -530,8 +534,17 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
                     walker.skip_subtree()
                     stack.append(None)
                     continue
-                node = new_node(len(nodes), tag, element, parent, position, counts)
-                node.affiliation = tag if tag in affiliation_tags else parent.affiliation
+                node = new_node(
+                    len(nodes),
+                    tag,
+                    element,
+                    parent,
+                    position,
+                    counts,
+                    parent.depth + 1,
+                    tag if tag in affiliation_tags else parent.affiliation,
+                    len(leaves),
+                )
                 parent.children.append(node)
                 nodes.append(node)
             stack.append(node)
@@ -543,8 +556,13 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
         else:
             if event == "end":
                 closed = stack.pop()
-                if closed is not None and not closed.children and closed is not root:
-                    _close_childless(nodes, leaves, closed)
+                if closed is not None:
+                    if not closed.children and closed is not root:
+                        _close_childless(nodes, leaves, closed)
+                    elif closed.first_leaf < len(leaves):
+                        closed.last_leaf = len(leaves) - 1
+                    else:
+                        closed.first_leaf = -1
                 if not stack:
                     continue
             elif not stack:
@@ -560,21 +578,30 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
                     _add_text(nodes, leaves, owner, tail, owner._text_count)
 
     root._tree_nodes = nodes
-    _set_leaf_ranges(nodes)
     return PageTree(nodes, leaves, url, document)
 
 
 def _add_text(
     nodes: list[Node], leaves: list[Node], owner: Node, text: str, text_index: int
 ) -> None:
-    leaf = Node(len(nodes), TEXT, owner.element, owner, text_index, None)
+    leaf_index = len(leaves)
+    leaf = Node(
+        len(nodes),
+        TEXT,
+        owner.element,
+        owner,
+        text_index,
+        None,
+        owner.depth + 1,
+        owner.affiliation,
+        leaf_index,
+    )
+    leaf.last_leaf = leaf.leaf_index = leaf_index
     leaf.value = " ".join(text.split())
-    leaf.affiliation = owner.affiliation
     leaf.prop = "text"
     if owner.affiliation == "a":
         link = owner if owner.tag == "a" else next(n for n in owner.ancestors() if n.tag == "a")
         leaf.prop = _media_property(link.element.get("href")) or "text"
-    leaf.leaf_index = len(leaves)
     owner.children.append(leaf)
     nodes.append(leaf)
     leaves.append(leaf)
@@ -597,7 +624,7 @@ def _close_childless(nodes: list[Node], leaves: list[Node], node: Node) -> None:
     node.value = value.strip()
     parent_tag = node.parent.tag if node.parent is not None else ""
     node.prop = _element_leaf_property(node.tag, node.value, parent_tag)
-    node.leaf_index = len(leaves)
+    node.leaf_index = node.first_leaf = node.last_leaf = len(leaves)
     leaves.append(node)
 
 
@@ -629,17 +656,3 @@ def _mark_repeats(nodes: Sequence[Node]) -> None:
         node._sequential = node._repeat is not None or (
             parent is not None and bool(parent._sequential)
         )
-
-
-def _set_leaf_ranges(nodes: Sequence[Node]) -> None:
-    """Children come after their parent in pre-order, so one backward sweep
-    gives every node its leftmost and rightmost leaf."""
-    for node in reversed(nodes):
-        if node.leaf_index >= 0:
-            node.first_leaf = node.last_leaf = node.leaf_index
-        parent = node.parent
-        if parent is not None and node.first_leaf >= 0:
-            if parent.first_leaf < 0 or node.first_leaf < parent.first_leaf:
-                parent.first_leaf = node.first_leaf
-            if node.last_leaf > parent.last_leaf:
-                parent.last_leaf = node.last_leaf
