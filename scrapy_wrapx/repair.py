@@ -50,7 +50,7 @@ def generalize_xpaths(xpaths: Sequence[str]) -> str:
     if len({len(steps) for steps in split}) != 1:
         return " | ".join(unique)
     merged = []
-    for column in zip(*split):
+    for column in zip(*split, strict=True):
         if len(set(column)) == 1:
             merged.append(column[0])
             continue
@@ -65,7 +65,8 @@ def generalize_xpaths(xpaths: Sequence[str]) -> str:
 class TargetState:
     """What scrapy-wrapx remembers about one declared target."""
 
-    field: str
+    #: The declared field's name.
+    name: str
     #: The selector in use (the declared one until a repair replaces it).
     selector: str | None
     #: The selector the spider declared, for reports.
@@ -103,7 +104,7 @@ class TargetState:
     def to_dict(self) -> dict[str, Any]:
         return {
             "version": STATE_VERSION,
-            "field": self.field,
+            "field": self.name,
             "selector": self.selector,
             "declared": self.declared,
             "reference": self.reference,
@@ -120,7 +121,7 @@ class TargetState:
             raise ValueError(f"Unsupported target state version {version!r}")
         try:
             return cls(
-                field=str(data["field"]),
+                name=str(data["field"]),
                 selector=data["selector"],
                 declared=data.get("declared"),
                 reference=data.get("reference"),

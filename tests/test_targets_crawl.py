@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest_twisted
 import scrapy
@@ -26,8 +26,8 @@ class DemoBooksSpider(scrapy.Spider):
     """Follows the catalogue to every detail page; fields come from targets."""
 
     name = "demo_books"
-    custom_settings = {"ADDONS": {"scrapy_wrapx.Addon": 0}}
-    wrapx_targets: dict[str, Any] = {
+    custom_settings: ClassVar[dict[str, Any]] = {"ADDONS": {"scrapy_wrapx.Addon": 0}}
+    wrapx_targets: ClassVar[dict[str, Any]] = {
         "title": "//h1/text()",
         "price": Target(css="p.price::text"),
         "publisher": "//table[@class='details']//tr[1]/td/text()",
@@ -56,7 +56,7 @@ class DemoBooksSpider(scrapy.Spider):
 
 class BrokenSpider(DemoBooksSpider):
     name = "broken"
-    wrapx_targets = {"price": "//span[@class='price'"}
+    wrapx_targets: ClassVar[dict[str, Any]] = {"price": "//span[@class='price'"}
 
 
 def _settings(tmp_path: Path) -> dict[str, Any]:
@@ -72,7 +72,9 @@ def _settings(tmp_path: Path) -> dict[str, Any]:
 
 def _collect(crawler: Crawler) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
-    crawler.signals.connect(lambda item, **_: items.append(item), signal=signals.item_scraped, weak=False)
+    crawler.signals.connect(
+        lambda item, **_: items.append(item), signal=signals.item_scraped, weak=False
+    )
     return items
 
 

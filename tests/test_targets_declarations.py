@@ -59,26 +59,31 @@ def test_generalize_drops_differing_positions_only() -> None:
 
 
 def test_repair_needs_a_streak_of_agreeing_relocations() -> None:
-    state = TargetState(field="isbn", selector="/html/body/div[2]/span", declared="/html/body/div[2]/span")
+    state = TargetState(
+        name="isbn", selector="/html/body/div[2]/span", declared="/html/body/div[2]/span"
+    )
     assert state.record_relocation(["/html/body/div[3]/span"], repair_after=3) is None
     assert state.record_relocation(["/html/body/div[4]/span"], repair_after=3) is None  # disagrees
     assert state.streak == 1
     assert state.record_relocation(["/html/body/div[4]/span"], repair_after=3) is None
-    assert state.record_relocation(["/html/body/div[4]/span"], repair_after=3) == "/html/body/div[4]/span"
+    assert (
+        state.record_relocation(["/html/body/div[4]/span"], repair_after=3)
+        == "/html/body/div[4]/span"
+    )
     assert state.selector == "/html/body/div[4]/span"
     assert state.history[-1]["selector"] == "/html/body/div[2]/span"
     assert state.streak == 0
 
 
 def test_selector_hit_breaks_the_streak() -> None:
-    state = TargetState(field="t", selector="//h1")
+    state = TargetState(name="t", selector="//h1")
     state.record_relocation(["/html/body/h2"], repair_after=2)
     state.record_selector_hit()
     assert state.record_relocation(["/html/body/h2"], repair_after=2) is None
 
 
 def test_state_round_trips_through_json_and_rejects_foreign_data() -> None:
-    state = TargetState(field="t", selector="//h1", declared="//h1", reference={"a": 1})
+    state = TargetState(name="t", selector="//h1", declared="//h1", reference={"a": 1})
     state.record_relocation(["/html/body/h2"], repair_after=5)
     again = TargetState.from_dict(json.loads(json.dumps(state.to_dict())))
     assert again == state

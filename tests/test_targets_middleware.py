@@ -81,9 +81,7 @@ def truth_of(site: DemoSite, path: str) -> dict[str, str]:
     return {name: truth[name][0] for name in TARGETS}
 
 
-def test_fills_declared_fields_on_the_original_design(
-    tmp_path: Path, demo_site: DemoSite
-) -> None:
+def test_fills_declared_fields_on_the_original_design(tmp_path: Path, demo_site: DemoSite) -> None:
     middleware = make_middleware(tmp_path)
     first = demo_site.detail_pages[0]
     assert fill(middleware, {}, response(demo_site, first)) == truth_of(demo_site, first)

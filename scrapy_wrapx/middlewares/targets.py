@@ -13,6 +13,7 @@ so it follows gradual redesigns.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import TYPE_CHECKING, Any
@@ -94,7 +95,9 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         except ValueError as exc:
             logger.error("%s; closing the spider", exc, extra={"spider": spider})
             assert self.crawler.engine is not None
-            deferred_from_coro(self.crawler.engine.close_spider_async(reason="wrapx_invalid_target"))
+            deferred_from_coro(
+                self.crawler.engine.close_spider_async(reason="wrapx_invalid_target")
+            )
             self.targets = {}
             return
         if not self.targets:
@@ -127,11 +130,11 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 if state.declared == target.selector:
                     return state
                 # The spider now declares another selector: it wins.
-        return TargetState(field=name, selector=target.selector, declared=target.selector)
+        return TargetState(name=name, selector=target.selector, declared=target.selector)
 
     def _save(self, state: TargetState) -> None:
         assert self.store is not None
-        self.store.set(NAMESPACE, self._key(state.field), state.to_dict())
+        self.store.set(NAMESPACE, self._key(state.name), state.to_dict())
 
     # Items ----------------------------------------------------------------
 
@@ -166,10 +169,8 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 continue
             confidences[name] = confidence
         if self.confidence_field and confidences:
-            try:
+            with contextlib.suppress(KeyError):  # the item type has no such field
                 adapter[self.confidence_field] = confidences
-            except KeyError:
-                pass
         return item
 
     def _tree(self, response: Response) -> dom.PageTree | None:
@@ -181,7 +182,9 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             tree = dom.parse(response.text, url=response.url)
         except ValueError as exc:
             logger.warning(
-                "Skipping wrapx targets on %s: %s", response.url, exc,
+                "Skipping wrapx targets on %s: %s",
+                response.url,
+                exc,
                 extra={"spider": self.crawler.spider},
             )
             self._inc("skipped_count")
@@ -222,7 +225,10 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             self._inc("relocated_count", name)
             logger.info(
                 "Relocated target %r on %s (confidence %.2f): %s",
-                name, response.url, resolution.confidence, resolution.xpaths,
+                name,
+                response.url,
+                resolution.confidence,
+                resolution.xpaths,
                 extra={"spider": spider},
             )
             repaired = state.record_relocation(resolution.xpaths, self.repair_after)
@@ -230,7 +236,9 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 self._inc("repaired_count", name)
                 logger.warning(
                     "Repaired selector of target %r: %r replaces %r",
-                    name, repaired, state.history[-1]["selector"],
+                    name,
+                    repaired,
+                    state.history[-1]["selector"],
                     extra={"spider": spider},
                 )
             self._save(state)
@@ -239,7 +247,10 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         log = logger.error if target.required else logger.warning
         log(
             "Could not fill target %r on %s: best relocation confidence %.2f < %.2f",
-            name, response.url, resolution.confidence, min_confidence,
+            name,
+            response.url,
+            resolution.confidence,
+            min_confidence,
             extra={"spider": spider},
         )
         return None
@@ -251,7 +262,9 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             return TargetReference.from_json(json.dumps(state.reference))
         except ValueError as exc:
             logger.warning(
-                "Dropping unreadable reference of target %r: %s", state.field, exc,
+                "Dropping unreadable reference of target %r: %s",
+                state.name,
+                exc,
                 extra={"spider": self.crawler.spider},
             )
             state.reference = None

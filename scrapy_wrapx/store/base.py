@@ -110,5 +110,6 @@ class WrapxStore(ABC):
     def pop_list(self, namespace: str, key: str) -> list[Any]:
         """Atomically take (return and remove) every entry of list ``key``."""
 
+    @abstractmethod
     def close(self) -> None:
         """Release connections; the store is not used afterwards."""
