@@ -56,7 +56,7 @@ __all__ = [
 
 #: Bumped whenever the JSON layout changes; :meth:`Template.from_json`
 #: refuses other versions instead of misreading them.
-TEMPLATE_VERSION = 1
+TEMPLATE_VERSION = 2
 #: The ``format`` key of a template's JSON, so foreign JSON is refused.
 FORMAT = "scrapy-wrapx-template"
 
@@ -66,9 +66,13 @@ FormItem = tuple[int, str, Any]
 
 class Elem:
     """A fixed element. ``attrs`` maps names to fixed values, or to ``None``
-    for a variant attribute (a slot; absent on a page is a value too)."""
+    for a variant attribute (a slot; absent on a page is a value too).
 
-    __slots__ = ("attrs", "aux", "children", "names", "tag", "uid", "weight")
+    ``sigs`` (on fully fixed subtrees only) are digests of the seed
+    elements' serializations: a page element with one of them is that
+    subtree exactly, so extraction takes it without walking it."""
+
+    __slots__ = ("attrs", "aux", "children", "names", "sigs", "tag", "uid", "weight")
     kind = "elem"
 
     def __init__(self, tag: str, attrs: dict[str, str | None], children: list[TNode]) -> None:
@@ -78,6 +82,7 @@ class Elem:
         self.uid = -1
         #: Field name per variant attribute that carries data (``href``...).
         self.names: dict[str, str] = {}
+        self.sigs: tuple[str, ...] = ()
         self.weight = 0
         self.aux: Any = None  # induction's working data, never serialized
 
@@ -243,6 +248,8 @@ def _node_to_json(node: TNode) -> dict[str, Any]:
         data: dict[str, Any] = {"k": "e", "t": node.tag, "a": node.attrs}
         if node.names:
             data["n"] = node.names
+        if node.sigs:
+            data["h"] = list(node.sigs)
         data["c"] = [_node_to_json(child) for child in node.children]
         return data
     if isinstance(node, Text):
@@ -264,6 +271,10 @@ def _node_from_json(data: Any) -> TNode:
             raise ValueError(f"Invalid template element: {data.get('t')!r}")
         elem = Elem(data["t"], dict(attrs), [_node_from_json(c) for c in data.get("c", [])])
         elem.names = dict(data.get("n", {}))
+        sigs = data.get("h", [])
+        if not isinstance(sigs, list) or not all(isinstance(h, str) for h in sigs):
+            raise ValueError(f"Invalid template element digests: {sigs!r}")
+        elem.sigs = tuple(sigs)
         return elem
     if kind == "t":
         parts = data.get("p")

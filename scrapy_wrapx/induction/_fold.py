@@ -9,20 +9,33 @@ alike. :func:`fold_children` is called on the way up (see
 similar groups is replaced by a :class:`~scrapy_wrapx.template.Set` whose
 body is the merge of all the groups (SYNTHIA's fold).
 
-Similar means: the same coarse symbols (tag and class; a template text is its
-own symbol) and profiles whose Dice overlap reaches the peer threshold. So a
-menu of fixed labels does not fold into "records", while a list of authors
-does, whatever their names.
+Similar means alike as trees, not merely the same tag: the same coarse
+symbols (tag and class; a template text, or a text that opens with a label
+such as "Price:", is its own symbol), the same template texts below, and
+profiles whose Dice overlap reaches the peer threshold (simple tree matching
+made graded, as MDR and FiVaTech compare generalized nodes). So a menu of
+fixed labels does not fold into "records", nor ``<p>by X</p><p>Price:
+Y</p>``, while a list of authors does, whatever their names.
+
+Lists written inline, ``by <a>A</a>, <a>B</a> and <a>C</a>``, are
+repetitions of ``[separator,] <a>``: alike elements with short texts between
+them. They fold into one set whose body is an optional separator and the
+element, so all the names land in one field; the separators are marked
+(:attr:`._instance.Info.sep`) and never become fields.
 """
 
 from __future__ import annotations
 
 from ..template import Elem, Opt, Set, Text, TNode
-from ._instance import dice, refresh, template_features
-from ._merge import PEER_THRESHOLD, merge_hedges
+from ._instance import content_sig, dice, refresh, template_features
+from ._merge import PEER_THRESHOLD, merge_hedges, optional
 
 #: Longest generalized node (number of adjacent siblings in one record).
 MAX_PERIOD = 3
+#: A separator between inline repetitions is short: a few characters and at
+#: most this many words (", ", " and ", " & ", " / ", "; ").
+SEPARATOR_WORDS = 2
+SEPARATOR_CHARS = 12
 
 
 def _symbol(node: TNode) -> tuple[str, ...]:
@@ -31,7 +44,7 @@ def _symbol(node: TNode) -> tuple[str, ...]:
     if isinstance(node, Elem):
         return ("elem", node.aux.label)
     if isinstance(node, Set):
-        return ("set", *[_symbol(child)[1] for child in node.children[:1]])
+        return ("set", *[_symbol(child)[1] for child in node.children[-1:]])
     if isinstance(node, Opt):
         return ("opt", *_symbol(node.child))
     return ("blob",)
@@ -57,8 +70,59 @@ def _similar(a: list[TNode], b: list[TNode]) -> bool:
     return dice(pa, pb) >= PEER_THRESHOLD
 
 
+def _make_set(body: list[TNode], raw: list[TNode]) -> Set:
+    folded = Set(body)
+    refresh(folded)
+    folded.aux.raw = raw
+    folded.aux.sig = content_sig(raw)
+    return folded
+
+
+def _separator(node: TNode) -> bool:
+    if not isinstance(node, Text) or not node.fixed:
+        return False
+    value = (node.parts[0] or "").strip()
+    return len(value) <= SEPARATOR_CHARS and len(value.split()) <= SEPARATOR_WORDS
+
+
+def _fold_separated(children: list[TNode]) -> list[TNode]:
+    """Fold runs ``E (sep E)+`` of alike elements with separator texts."""
+    out: list[TNode] = []
+    i = 0
+    while i < len(children):
+        head = children[i]
+        end = i + 1
+        if isinstance(head, Elem):
+            while (end + 1 < len(children) and _separator(children[end])
+                   and isinstance(children[end + 1], Elem)
+                   and _similar([head], [children[end + 1]])):
+                end += 2
+        if end - i < 3:
+            out.append(head)
+            i += 1
+            continue
+        for sep in children[i + 1 : end : 2]:
+            sep.aux.sep = True
+        body: list[TNode] = [head]
+        for start in range(i + 1, end, 2):
+            body = merge_hedges(body, children[start : start + 2])
+        # The first repetition has no separator: make it optional whatever
+        # the alignment did.
+        body = [optional(node) if _separator_slot(node) else node for node in body]
+        out.append(_make_set(body, children[i:end]))
+        i = end
+    return out
+
+
+def _separator_slot(node: TNode) -> bool:
+    inner = node.child if isinstance(node, Opt) else node
+    return isinstance(inner, Text) and inner.aux.sep
+
+
 def fold_children(children: list[TNode]) -> list[TNode]:
     """Replace runs of repeated sibling groups by sets."""
+    if len(children) >= 3:
+        children = _fold_separated(children)
     for period in range(1, MAX_PERIOD + 1):
         if len(children) < 2 * period:
             break
@@ -79,9 +143,7 @@ def fold_children(children: list[TNode]) -> list[TNode]:
                 body = first
                 for start in range(i + period, end, period):
                     body = merge_hedges(body, children[start : start + period])
-                folded = Set(body)
-                refresh(folded)
-                out.append(folded)
+                out.append(_make_set(body, children[i:end]))
                 i = end
             else:
                 out.append(children[i])

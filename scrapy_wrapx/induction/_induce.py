@@ -14,10 +14,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
+from lxml import etree
+
 from ..dom import PageTree, parse
-from ..template import Elem, Template, Text, iter_nodes
+from ..template import Elem, Opt, Set, Template, Text, TNode, iter_nodes
 from ._instance import instance, refresh, template_texts
 from ._merge import merge_nodes
 from ._naming import name_fields
@@ -58,13 +61,96 @@ def induce_template(
         merged = merge_nodes(root, seed)
         assert isinstance(merged, Elem)
         root = merged
+    _unfold_constant_sets(root)
+    separators: list[Text] = []
     for node in iter_nodes(root):
         if isinstance(node, Text) and not node.fixed:
             node.parts = derive_parts(node.aux.samples)
+            if node.aux.sep:
+                separators.append(node)
+    _sign_fixed_subtrees(root)
+    for node in iter_nodes(root):
         node.aux = None
+    for text in separators:
+        text.names = [""] * text.slots  # rendered, never a field
     template = Template(root, meta={
         "seeds": len(trees),
         "urls": [tree.url for tree in trees],
     })
     template.fields = name_fields(root, previous.fields if previous is not None else None)
     return template
+
+
+def _unfold_constant_sets(root: Elem) -> None:
+    """Replace every set that had the very same content in at least two
+    instances (seed pages, or records of one page) by that content: a list
+    that never varies is template, as EXALG reads a token occurring the same
+    way on every page (social links, hidden form fields, a fixed menu that
+    merely looks like a list)."""
+    stack: list[TNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Elem):
+            children: list[TNode] = []
+            for child in node.children:
+                children.extend(_unfolded(child))
+            node.children = children
+            stack.extend(children)
+        elif isinstance(node, Set):
+            body: list[TNode] = []
+            for child in node.children:
+                body.extend(_unfolded(child))
+            node.children = body
+            stack.extend(body)
+        elif isinstance(node, Opt):
+            inner = _unfolded(node.child)
+            if len(inner) == 1:
+                node.child = inner[0]
+            else:
+                # An optional constant list: optional as a whole, which an
+                # Opt cannot hold, so it stays a set of its one content.
+                node.child = Set(inner)
+                node.child.aux = None
+            stack.append(node.child)
+
+
+def _unfolded(node: TNode) -> list[TNode]:
+    if (isinstance(node, Set) and node.aux is not None and node.aux.raw is not None
+            and node.aux.sig is not None and node.aux.count >= 2):
+        return list(node.aux.raw)
+    return [node]
+
+
+def _sign_fixed_subtrees(root: Elem) -> None:
+    """Give every maximal fully fixed element the digests of its seed
+    elements' serializations (:attr:`~scrapy_wrapx.template.Elem.sigs`): an
+    element of a page with one of those digests has exactly that subtree,
+    so extraction takes it whole without walking it."""
+    order = list(iter_nodes(root))
+    fixed: dict[int, bool] = {}
+    for node in reversed(order):
+        if isinstance(node, Elem):
+            fixed[id(node)] = all(v is not None for v in node.attrs.values()) and all(
+                fixed.get(id(child), False) for child in node.children
+            )
+        elif isinstance(node, Text):
+            fixed[id(node)] = node.fixed
+    stack: list[tuple[TNode, bool]] = [(root, False)]
+    while stack:
+        node, inside_fixed = stack.pop()
+        if isinstance(node, Elem):
+            mine = fixed[id(node)]
+            if mine and not inside_fixed and node.aux is not None:
+                node.sigs = tuple(sorted({subtree_digest(e) for e in node.aux.sources}))
+            stack.extend((child, mine) for child in node.children)
+        elif isinstance(node, Set):
+            stack.extend((child, False) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, False))
+
+
+def subtree_digest(element: etree._Element) -> str:
+    """Digest of an element's serialization (its tail left out): equal
+    digests, equal subtrees, hence equal normalized subtrees."""
+    data = etree.tostring(element, with_tail=False)
+    return hashlib.blake2b(data, digest_size=8).hexdigest()

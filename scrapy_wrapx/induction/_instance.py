@@ -22,8 +22,10 @@ a set of "records", and "Publisher" from aligning with "ISBN-13".
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..dom import TEXT, PageTree
 from ..template import Blob, Elem, Opt, Set, Text, TNode
@@ -39,10 +41,27 @@ MAX_SAMPLES = 64
 
 @dataclass
 class Info:
+    """Induction's working data on a template node (never serialized).
+
+    ``sources`` are the seed elements an element template stands for (their
+    serialization digests let extraction skip fixed subtrees, see
+    :attr:`~scrapy_wrapx.template.Elem.sigs`). For a set, ``raw`` is the
+    hedge it was folded from and ``sig`` that hedge's content, kept while
+    every instance merged into the set had the very same content (``count``
+    instances): a "list" that repeats identically on every seed is template,
+    not data (EXALG's occurrence vector ``<1, 1, ...>``), and is unfolded.
+    ``sep`` marks a text that separates repetitions (", " between authors).
+    """
+
     profile: frozenset[tuple[str, ...]] = frozenset()
     size: int = 1
     samples: list[str] = field(default_factory=list)
     label: str = ""
+    sources: list[Any] = field(default_factory=list)
+    raw: list[TNode] | None = None
+    sig: tuple[Any, ...] | None = None
+    count: int = 1
+    sep: bool = False
 
 
 def template_texts(trees: Sequence[PageTree]) -> frozenset[str]:
@@ -63,8 +82,49 @@ def elem_label(tag: str, attrs: dict[str, str | None]) -> str:
     return f"{tag}.{' '.join(sorted(cls.split()))}" if cls else tag
 
 
+#: A text that opens with a label: words ending in a colon, then a space
+#: ("Price: $12", "ISBN-13: 978..."); "12:30" and "http://x" do not.
+_LABEL_PREFIX = re.compile(r"([^\W\d_][^:]{0,30}?:)(?:\s|$)")
+
+
+def label_prefix(value: str) -> str:
+    """The label a text opens with ("Price:" of "Price: $12"), or ""."""
+    match = _LABEL_PREFIX.match(value)
+    return match.group(1) if match is not None else ""
+
+
 def text_label(value: str, template: frozenset[str]) -> str:
-    return f"#{value}" if value in template else "#"
+    """The symbol of a text: the text itself when it is template text; the
+    label it opens with, marked ``#:``, so that "Price: 12" and "ISBN: 3"
+    are different symbols although both carry data; else ``#``."""
+    if value in template:
+        return f"#{value}"
+    prefix = label_prefix(value)
+    return f"#:{prefix}" if prefix else "#"
+
+
+def content_sig(nodes: Sequence[TNode]) -> tuple[Any, ...]:
+    """The content of a hedge of template nodes as one flat tuple (no
+    recursion), to tell whether two hedges are the very same."""
+    out: list[Any] = []
+    stack: list[tuple[TNode, int]] = [(node, 0) for node in reversed(nodes)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Elem):
+            out.append((depth, node.tag, tuple(sorted(node.attrs.items(), key=lambda kv: kv[0]))))
+            stack.extend((child, depth + 1) for child in reversed(node.children))
+        elif isinstance(node, Text):
+            out.append((depth, "#", tuple(node.parts)))
+        elif isinstance(node, Set):
+            raw = node.aux.raw if node.aux is not None and node.aux.raw is not None else None
+            out.append((depth, "set", raw is None))
+            stack.extend((child, depth + 1) for child in reversed(raw or node.children))
+        elif isinstance(node, Opt):
+            out.append((depth, "opt"))
+            stack.append((node.child, depth + 1))
+        else:
+            out.append((depth, "blob"))
+    return tuple(out)
 
 
 def profile_of(label: str, children: Iterable[TNode]) -> frozenset[tuple[str, ...]]:
@@ -118,6 +178,7 @@ def instance(tree: PageTree, template: frozenset[str]) -> Elem:
         else:
             elem.children = fold_children([made.pop(child.index) for child in node.children])
         refresh(elem)
+        elem.aux.sources = [node.element]
         made[node.index] = elem
     root = made[nodes[0].index]
     assert isinstance(root, Elem)

@@ -28,6 +28,10 @@ from ._instance import MAX_SAMPLES, Info, dice, refresh, template_features
 #: Minimum profile overlap (Dice) for two elements to be peers.
 PEER_THRESHOLD = 0.5
 
+#: Seed elements remembered per template element (for fixed-subtree
+#: digests; more would only slow induction down).
+MAX_SOURCES = 24
+
 _NONE = -1.0
 
 
@@ -42,17 +46,23 @@ def peer_score(a: TNode, b: TNode) -> float:
         la, lb = a.aux.label, b.aux.label
         if a.fixed and b.fixed and a.parts[0] == b.parts[0]:
             return 3.0
-        if la != "#" and lb != "#" and a.fixed and b.fixed:
-            return _NONE  # two different template texts
-        return 1.0
+        if a.aux.sep and b.aux.sep:
+            return 1.0  # ", " and " and " between the same repetitions
+        if la != lb and la != "#" and lb != "#":
+            return _NONE  # different template texts, or different labels
+        return 2.0 if la == lb != "#" else 1.0
     if isinstance(a, Blob) and isinstance(b, Blob):
         return 1.0
     if isinstance(a, Set) and not isinstance(b, Set):
         a, b = b, a
     if isinstance(b, Set) and not isinstance(a, Set):
-        if len(b.children) != 1:
+        # A set is the peer of one element like the one required element of
+        # its body (a single author is a list of one: its separator, if the
+        # body has one, is optional).
+        required = [child for child in b.children if not isinstance(child, Opt)]
+        if len(required) != 1:
             return _NONE
-        body = b.children[0]
+        body = required[0]
         if not (isinstance(a, Elem) and isinstance(body, Elem) and a.tag == body.tag):
             return _NONE
     elif isinstance(a, Elem) and isinstance(b, Elem):
@@ -83,6 +93,11 @@ def merge_nodes(a: TNode, b: TNode) -> TNode:
         body_b: list[TNode] = b.children if isinstance(b, Set) else [b]
         merged = Set(merge_hedges(body_a, body_b))
         refresh(merged)
+        if (isinstance(a, Set) and isinstance(b, Set) and a.aux.sig is not None
+                and a.aux.sig == b.aux.sig):
+            # The same list on both sides so far: maybe template (see Info).
+            merged.aux.raw, merged.aux.sig = a.aux.raw, a.aux.sig
+            merged.aux.count = a.aux.count + b.aux.count
     else:
         merged = a  # two blobs
     if optional:
@@ -100,7 +115,7 @@ def _merge_texts(a: Text, b: Text) -> Text:
             seen.add(value)
     text = Text([samples[0]] if len(samples) == 1 else [None])
     label = a.aux.label if a.aux.label == b.aux.label else "#"
-    text.aux = Info(frozenset({(label,)}), 1, samples, label)
+    text.aux = Info(frozenset({(label,)}), 1, samples, label, sep=a.aux.sep and b.aux.sep)
     return text
 
 
@@ -115,6 +130,7 @@ def _merge_elems(a: Elem, b: Elem) -> Elem:
     # what any seed so far looked like.
     elem.aux.profile = a.aux.profile | b.aux.profile | elem.aux.profile
     elem.aux.size = max(a.aux.size, b.aux.size, elem.aux.size)
+    elem.aux.sources = (a.aux.sources + b.aux.sources)[:MAX_SOURCES]
     return elem
 
 
