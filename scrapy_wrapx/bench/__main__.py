@@ -9,6 +9,7 @@ BENCHMARKS = {
     "parse": "scrapy_wrapx.bench.parse",
     "relocate": "scrapy_wrapx.bench.relocate",
     "induce": "scrapy_wrapx.bench.induce",
+    "crawl": "scrapy_wrapx.bench.crawl",
 }
 
 

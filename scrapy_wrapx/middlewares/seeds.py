@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
+from scrapy.http import TextResponse
 from scrapy.utils.misc import load_object
 
 from scrapy_wrapx import dom
@@ -70,10 +71,13 @@ class _CapturePolicy:
         )
 
     def reason_to_skip(self, response: Response) -> str | None:
-        """Why ``response`` is not a page (``non_html``, ``too_large``,
-        ``opted_out``), or None to capture it."""
+        """Why ``response`` is not a page (``opted_out``, ``http_status``,
+        ``non_html``, ``too_large``), or None to capture it."""
         if response.request is not None and response.request.meta.get(OPT_OUT_META) is False:
             return "opted_out"
+        if not 200 <= response.status < 300:
+            # Error pages come from another template than the page asked for.
+            return "http_status"
         if not is_html(response):
             return "non_html"
         content_type = (response.headers.get(b"Content-Type") or b"").split(b";")[0]
@@ -218,6 +222,8 @@ class WrapxSeedsMiddleware:
             captured = self.policy.reason_to_skip(response) is None
         if not captured:
             return list(self.pipeline.ready()) if self.pipeline is not None else []
+        if not isinstance(response, TextResponse):
+            return []
         try:
             tree = dom.build_tree(response.selector.root, response.url)
         except (ValueError, AttributeError) as exc:

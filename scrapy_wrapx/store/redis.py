@@ -121,7 +121,7 @@ class RedisStore(WrapxStore):
         return self._decode(namespace, key, raws)
 
     @staticmethod
-    def _decode(namespace: str, key: str, raws: list[bytes]) -> list[Any]:
+    def _decode(namespace: str, key: str, raws: list[Any]) -> list[Any]:
         values = []
         for position, raw in enumerate(raws):
             value = decode_record(raw, f"{namespace}/{key}#{position}")

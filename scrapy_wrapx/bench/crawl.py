@@ -1,0 +1,318 @@
+"""``python -m scrapy_wrapx.bench crawl``: the unsupervised mode in real crawls.
+
+SWDE pages (``--data``, e.g. ``shared/data/swde/book``) are served over HTTP
+on 127.0.0.1 by a server in its own process (``/<site>/`` lists the site's
+pages, ``/<site>/<id>.html`` serves one); a spider that only follows links
+crawls them, in a fresh process per crawl:
+
+* **without** the add-on, and **with** only ``ADDONS = {"scrapy_wrapx.Addon": 0}``
+  (a fresh SQLite store each time), alternating, ``--repeat`` times each;
+  throughput is responses per second over the crawl's elapsed time, medians
+  reported, and their ratio (the goal is >= 0.8);
+* the items of the first crawl with the add-on are scored with the induction
+  benchmark's protocol (:mod:`scrapy_wrapx.bench.induce`: per attribute, the
+  field carrying it on most pages, then the share of pages where that field
+  has the value), on the pages that were not seeds, next to the induction
+  benchmark run in the same process on the same pages;
+* lxml's parse time of the same pages is measured in the same run as the
+  floor of per-page work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+_PAGE_PATH = re.compile(r"^/[^/]+/[^/]+\.html$")
+
+#: Crawl settings shared by both modes: fast, local, no politeness delays.
+CRAWL_SETTINGS: dict[str, Any] = {
+    "LOG_LEVEL": "WARNING",
+    "TELNETCONSOLE_ENABLED": False,
+    "ROBOTSTXT_OBEY": False,
+    "CONCURRENT_REQUESTS": 16,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
+    "DOWNLOAD_DELAY": 0,
+    "COOKIES_ENABLED": False,
+}
+
+
+# Server -------------------------------------------------------------------
+
+
+def serve(data: Path, port: int) -> None:
+    """Serve SWDE sites until killed; prints the base URL first."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from scrapy_wrapx.bench._swde import load_sites
+
+    routes: dict[str, bytes] = {}
+    for site in load_sites(data):
+        links = "".join(
+            f'<li><a href="/{site.name}/{p.page_id}.html">{p.page_id}</a></li>' for p in site.pages
+        )
+        routes[f"/{site.name}/"] = f"<html><body><ul>{links}</ul></body></html>".encode()
+        for page in site.pages:
+            routes[f"/{site.name}/{page.page_id}.html"] = page.html.encode("utf-8")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = routes.get(self.path.split("?", 1)[0])
+            self.send_response(200 if body is not None else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body or b"")))
+            self.end_headers()
+            self.wfile.write(body or b"")
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    print(f"http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    server.serve_forever()
+
+
+# One crawl (in its own process) -------------------------------------------
+
+
+def run_crawl(
+    start_urls: list[str], addon: bool, settings: dict[str, Any], output: Path | None
+) -> dict[str, Any]:
+    """Crawl ``start_urls`` following links on 127.0.0.1; the crawl's stats."""
+    from scrapy import Request, Spider
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.http import HtmlResponse
+    from scrapy.linkextractors import LinkExtractor
+
+    extractor = LinkExtractor()
+
+    class LinkSpider(Spider):
+        """Follows every link on 127.0.0.1 and yields nothing of its own."""
+
+        name = "wrapx_bench"
+
+        async def start(self) -> Any:
+            for url in start_urls:
+                yield Request(url)
+
+        def parse(self, response: Any) -> Any:
+            if isinstance(response, HtmlResponse):
+                for link in extractor.extract_links(response):
+                    # Only the served pages: SWDE pages keep relative links
+                    # of their original sites, which would all be 404s here
+                    # (and allow_domains ignores hosts with a port).
+                    url = urlsplit(link.url)
+                    if url.hostname == "127.0.0.1" and _PAGE_PATH.match(url.path):
+                        yield Request(link.url)
+
+    all_settings = {**CRAWL_SETTINGS, **settings}
+    if addon:
+        all_settings["ADDONS"] = {"scrapy_wrapx.Addon": 0}
+    if output is not None:
+        all_settings["FEEDS"] = {str(output): {"format": "jsonlines", "overwrite": True}}
+    process = CrawlerProcess(settings=all_settings)
+    crawler = process.create_crawler(LinkSpider)
+    process.crawl(crawler)
+    process.start()
+    assert crawler.stats is not None
+    stats = crawler.stats.get_stats()
+    return {key: value for key, value in stats.items() if isinstance(value, (int, float, str))}
+
+
+def _crawl_subprocess(
+    start_urls: list[str], addon: bool, settings: dict[str, Any], output: Path | None
+) -> dict[str, Any]:
+    spec = json.dumps(
+        {
+            "start_urls": start_urls,
+            "addon": addon,
+            "settings": settings,
+            "output": str(output) if output else None,
+        }
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_wrapx.bench.crawl", "_crawl", spec],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"Crawl failed ({done.returncode}): {done.stderr[-2000:]!r}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+# Scoring ------------------------------------------------------------------
+
+
+def score_items(
+    items: list[dict[str, Any]], base_url: str, data: Path, seed_urls: set[str]
+) -> dict[str, Any]:
+    """Items of the crawl with the add-on, scored like the induction benchmark."""
+    from scrapy_wrapx.bench.induce import _leak, _recovery, canon, swde_cases
+
+    results: dict[str, Any] = {}
+    by_url = {item["url"]: item for item in items}
+    for case in swde_cases(data):
+        extracted: dict[str, dict[str, list[str]]] = {}
+        missing = 0
+        for page_id, _, _ in case.pages:
+            url = f"{base_url}{case.name}/{page_id}.html"
+            if url in seed_urls:
+                continue
+            item = by_url.get(url)
+            if item is None:
+                missing += 1
+                continue
+            extracted[page_id] = {
+                name: [canon(v) for v in values]
+                for name, values in item.items()
+                if isinstance(values, list) and all(isinstance(v, str) for v in values)
+            }
+        recovery, chosen = _recovery(case, extracted)
+        leaked, total = _leak(extracted, set(chosen.values()))
+        kinds = {item["kind"] for url, item in by_url.items() if f"/{case.name}/" in url}
+        results[case.name] = {
+            "pages_scored": len(extracted),
+            "pages_without_item": missing,
+            "kinds": len(kinds),
+            "recovered": recovery,
+            "fields_chosen": chosen,
+            "leaked_share": leaked / total if total else 0.0,
+        }
+    return results
+
+
+def _lxml_ms(data: Path) -> float:
+    from scrapy_wrapx.bench._swde import load_sites
+    from scrapy_wrapx.dom import lxml_document
+
+    times = []
+    for site in load_sites(data):
+        for page in site.pages:
+            start = time.perf_counter()
+            lxml_document(page.html, page.url)
+            times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["serve"]:
+        serve(Path(args_list[1]), int(args_list[2]) if len(args_list) > 2 else 0)
+        return 0
+    if args_list[:1] == ["_crawl"]:
+        spec = json.loads(args_list[1])
+        stats = run_crawl(
+            spec["start_urls"],
+            spec["addon"],
+            spec["settings"],
+            Path(spec["output"]) if spec["output"] else None,
+        )
+        print(json.dumps(stats))
+        return 0
+    parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench crawl")
+    parser.add_argument("--data", type=Path, required=True, help="an SWDE vertical, e.g. swde/book")
+    parser.add_argument("--repeat", type=int, default=3, help="crawls per mode")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args(args_list)
+
+    from scrapy_wrapx.bench._swde import load_sites
+    from scrapy_wrapx.bench.induce import run_case, swde_cases
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scrapy_wrapx.bench.crawl", "serve", str(args.data), "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        base_url = server.stdout.readline().strip()
+        sites = [site.name for site in load_sites(args.data, limit=1)]
+        start_urls = [f"{base_url}{name}/" for name in sites]
+        runs: dict[str, list[dict[str, Any]]] = {"without": [], "with": []}
+        first_items: list[dict[str, Any]] = []
+        seed_urls: set[str] = set()
+        with tempfile.TemporaryDirectory() as tmp:
+            for repeat in range(args.repeat):
+                for mode in ("without", "with"):
+                    store = Path(tmp) / f"store-{repeat}.sqlite3"
+                    output = Path(tmp) / f"items-{repeat}.jl" if mode == "with" else None
+                    settings = {"WRAPX_STORE_SQLITE_PATH": str(store)}
+                    stats = _crawl_subprocess(start_urls, mode == "with", settings, output)
+                    pages = stats.get("response_received_count", 0)
+                    seconds = stats.get("elapsed_time_seconds", 0.0)
+                    stats["pages_per_second"] = pages / seconds if seconds else 0.0
+                    runs[mode].append(stats)
+                    print(
+                        f"crawl {repeat + 1} {mode:<7} {pages} pages in {seconds:.2f}s: "
+                        f"{stats['pages_per_second']:.1f} pages/s, "
+                        f"{stats.get('item_scraped_count', 0)} items",
+                        file=sys.stderr,
+                    )
+                    if mode == "with" and repeat == 0 and output is not None:
+                        first_items = [json.loads(line) for line in output.read_text().splitlines()]
+                        seed_urls = _seed_urls(store)
+        medians = {
+            mode: statistics.median(r["pages_per_second"] for r in rs) for mode, rs in runs.items()
+        }
+        scored = score_items(first_items, base_url, args.data, seed_urls)
+        reference = {case.name: run_case(case, 5, 1)["recovered"] for case in swde_cases(args.data)}
+        result = {
+            "pages_per_second": medians,
+            "throughput_ratio": medians["with"] / medians["without"] if medians["without"] else 0,
+            "lxml_parse_ms_median": _lxml_ms(args.data),
+            "crawl": scored,
+            "induce_benchmark": reference,
+            "wrapx_stats": {k: v for k, v in runs["with"][0].items() if k.startswith("wrapx/")},
+        }
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(
+        f"throughput: without {medians['without']:.1f} pages/s, with {medians['with']:.1f}"
+        f" pages/s, ratio {result['throughput_ratio']:.2f} (lxml parse median"
+        f" {result['lxml_parse_ms_median']:.2f} ms/page)"
+    )
+    for site, site_result in scored.items():
+        crawl_mean = statistics.mean(site_result["recovered"].values() or [0.0])
+        ref_mean = statistics.mean(reference[site].values() or [0.0])
+        print(
+            f"== {site}: {site_result['pages_scored']} pages scored, "
+            f"{site_result['pages_without_item']} without item, {site_result['kinds']} kind(s);"
+            f" mean recovered crawl {crawl_mean:.3f} vs induce benchmark {ref_mean:.3f}"
+        )
+        for attr, share in site_result["recovered"].items():
+            print(f"  {attr:<18} crawl {share:.3f}  induce {reference[site].get(attr, 0.0):.3f}")
+    if args.json is not None:
+        args.json.write_text(json.dumps(result, indent=2))
+    return 0
+
+
+def _seed_urls(store_path: Path) -> set[str]:
+    from scrapy_wrapx._templates import TEMPLATES, load_template
+    from scrapy_wrapx.store import SqliteStore
+
+    store = SqliteStore(store_path)
+    try:
+        urls: set[str] = set()
+        for key in store.keys(TEMPLATES):
+            record = load_template(store, key)
+            if record is not None:
+                urls.update(record.seed_urls)
+        return urls
+    finally:
+        store.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

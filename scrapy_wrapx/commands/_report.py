@@ -1,0 +1,169 @@
+"""An HTML report of one page under its template, for ``scrapy wrapx report``.
+
+The report is the page itself (scripts removed, a ``<base>`` added so its
+images and styles still load) with every text and data attribute marked:
+*fixed* template text greyed, *variant* data highlighted and labelled with
+its field name, and a panel on top listing the fields and their values. A
+person sees at a glance what the template considers layout and what data,
+which is what to check before trusting its items.
+
+Leaves are classified by their values: a text equal to a field value is
+variant, a text containing one is partly fixed (the value is highlighted
+inside it), any other text is fixed.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+from typing import TYPE_CHECKING, Any, cast
+
+from lxml import etree
+
+from scrapy_wrapx import dom
+from scrapy_wrapx._text import fold_whitespace
+
+if TYPE_CHECKING:
+    from scrapy_wrapx.template import Extraction, Template
+
+_STYLE = """
+.wrapx-fixed { background: #e8e8e8; color: #555; }
+.wrapx-variant { background: #ffe27a; outline: 1px solid #c99a00; }
+.wrapx-variant::before, .wrapx-attr::before {
+  content: attr(data-wrapx-field); font: 10px/1.2 monospace; background: #7a4f00;
+  color: #fff; padding: 0 3px; margin-right: 2px; border-radius: 2px; vertical-align: super;
+}
+.wrapx-attr { outline: 2px dashed #c99a00; }
+#wrapx-panel { font: 13px/1.4 sans-serif; background: #fffbe6; border: 2px solid #c99a00;
+  padding: 8px 12px; margin: 8px; color: #222; }
+#wrapx-panel table { border-collapse: collapse; }
+#wrapx-panel td, #wrapx-panel th { border: 1px solid #ddd; padding: 2px 6px;
+  text-align: left; vertical-align: top; }
+"""
+
+
+def _value_fields(extraction: Extraction) -> dict[str, str]:
+    """Field name of each extracted value (the first field that has it)."""
+    by_value: dict[str, str] = {}
+    for name, values in extraction.fields.items():
+        for value in values:
+            folded = fold_whitespace(value)
+            if folded:
+                by_value.setdefault(folded, name)
+    return by_value
+
+
+def _span(kind: str, text: str, field: str | None = None) -> etree._Element:
+    span = etree.Element("span")
+    span.set("class", f"wrapx-{kind}")
+    if field is not None:
+        span.set("data-wrapx-field", field)
+    span.text = text
+    return span
+
+
+def _partial(raw: str, by_value: dict[str, str]) -> etree._Element | None:
+    """A fixed span with the longest field value found inside ``raw`` marked."""
+    best = max((v for v in by_value if len(v) >= 2 and v in raw), key=len, default=None)
+    if best is None:
+        return None
+    start = raw.index(best)
+    outer = _span("fixed", raw[:start])
+    inner = _span("variant", best, by_value[best])
+    inner.tail = raw[start + len(best) :]
+    outer.append(inner)
+    return outer
+
+
+def _mark_text(result: Any, by_value: dict[str, str]) -> None:
+    raw = str(result)
+    folded = fold_whitespace(raw)
+    field = by_value.get(folded)
+    if field is not None:
+        span = _span("variant", raw, field)
+    else:
+        partial = _partial(raw, by_value)
+        span = partial if partial is not None else _span("fixed", raw)
+    parent = result.getparent()
+    if result.is_tail:
+        parent.tail = None
+        parent.addnext(span)
+    else:
+        parent.text = None
+        parent.insert(0, span)
+
+
+def render_report(
+    page_html: str, url: str | None, template: Template, *, title: str = ""
+) -> tuple[str, Extraction]:
+    """The report page for ``page_html`` and the extraction it shows."""
+    tree = dom.parse(page_html, url=url)
+    extraction = template.extract(tree, url=url)
+    by_value = _value_fields(extraction)
+    document = tree.document
+    # Collect everything first: marking changes the text() positions that
+    # the XPaths count on.
+    texts: list[Any] = []
+    attributes: list[tuple[etree._Element, str]] = []
+    for leaf in tree.leaves:
+        if leaf.is_text:
+            found = cast("list[Any]", document.xpath(leaf.xpath))
+            texts.extend(r for r in found if isinstance(r, str) and hasattr(r, "getparent"))
+    for node in tree.nodes:
+        if node.is_text:
+            continue
+        for name in ("href", "src", "data-src", "value"):
+            value = node.element.get(name)
+            if value and fold_whitespace(value) in by_value:
+                attributes.append((node.element, by_value[fold_whitespace(value)]))
+                break
+    for result in texts:
+        _mark_text(result, by_value)
+    for element, field in attributes:
+        classes = (element.get("class") or "") + " wrapx-attr"
+        element.set("class", classes.strip())
+        element.set("data-wrapx-field", field)
+    for bad in cast("list[Any]", document.xpath("//script|//noscript")):
+        bad.getparent().remove(bad)
+    _add_head(document, url)
+    _add_panel(document, template, extraction, title or (url or ""))
+    return etree.tostring(document, method="html", encoding="unicode"), extraction
+
+
+def _add_head(document: etree._Element, url: str | None) -> None:
+    head = document.find("head")
+    if head is None:
+        head = etree.Element("head")
+        document.insert(0, head)
+    style = etree.SubElement(head, "style")
+    style.text = _STYLE
+    charset = etree.Element("meta")
+    charset.set("charset", "utf-8")
+    head.insert(0, charset)
+    if url and head.find("base") is None:
+        base = etree.Element("base")
+        base.set("href", url)
+        head.insert(1, base)
+
+
+def _add_panel(
+    document: etree._Element, template: Template, extraction: Extraction, title: str
+) -> None:
+    rows = "".join(
+        f"<tr><th>{html_lib.escape(name)}</th><td>"
+        + "<br>".join(html_lib.escape(v) for v in values)
+        + "</td></tr>"
+        for name, values in extraction.fields.items()
+    )
+    panel: Any = etree.fromstring(
+        f'<div id="wrapx-panel"><b>scrapy-wrapx report</b> — {html_lib.escape(title)}<br>'
+        f"template {html_lib.escape(template.fingerprint)}, {len(template.field_names)} fields;"
+        f" match score {extraction.score:.2f} ({'matched' if extraction.matched else 'NOT matched'})."
+        ' <span class="wrapx-fixed">fixed text</span>'
+        ' <span class="wrapx-variant" data-wrapx-field="field">variant data</span>'
+        f"<table><tr><th>field</th><th>values</th></tr>{rows}</table></div>",
+        parser=etree.HTMLParser(),
+    ).find(".//div")
+    body = document.find("body")
+    if body is None:
+        body = etree.SubElement(document, "body")
+    body.insert(0, panel)

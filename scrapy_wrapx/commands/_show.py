@@ -1,0 +1,89 @@
+"""A template as an indented tree, for ``scrapy wrapx show``.
+
+One line per template node: fixed elements as tags with their fixed
+attributes, variant attributes and text slots as ``{field}``, optional nodes
+as ``?``, sets as ``*`` with their record name. Written without recursion:
+templates of deep pages are deep too.
+"""
+
+from __future__ import annotations
+
+from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode
+
+_INDENT = "  "
+
+
+def _slot_names(template: Template) -> dict[tuple[int, str], str]:
+    return {(info.uid, info.slot): info.name for info in template.fields}
+
+
+def _text_line(node: Text, names: dict[tuple[int, str], str]) -> str:
+    out = []
+    slot = 0
+    for part in node.parts:
+        if part is None:
+            name = node.names[slot] if slot < len(node.names) else ""
+            out.append("{" + (name or names.get((node.uid, str(slot)), "*")) + "}")
+            slot += 1
+        else:
+            out.append(repr(part))
+    return " + ".join(out)
+
+
+def _elem_line(node: Elem, names: dict[tuple[int, str], str]) -> str:
+    attrs = []
+    for key, value in sorted(node.attrs.items()):
+        if value is None:
+            # A variant attribute without a field (an id that differs per
+            # page) is shown as {*}.
+            name = node.names.get(key) or names.get((node.uid, key), "*")
+            attrs.append(f"{key}={{{name}}}")
+        else:
+            attrs.append(f"{key}={value!r}")
+    return "<" + " ".join([node.tag, *attrs]) + ">"
+
+
+def template_tree(template: Template) -> str:
+    """The indented tree of ``template``.
+
+    >>> from scrapy_wrapx.induction import induce_template
+    >>> tpl = induce_template([
+    ...     f'<body><h1>{t}</h1><p>Price: {p}</p><ul>{li}</ul><img src="{t}.jpg"></body>'
+    ...     for t, p, li in [("Dune", 9, "<li>sf</li><li>epic</li>"),
+    ...                      ("Emma", 7, "<li>classic</li>"),
+    ...                      ("Ubik", 5, "<li>a</li><li>b</li><li>c</li>")]])
+    >>> print(template_tree(tpl))
+    <body>
+      <h1>
+        {h1}
+      <p>
+        'Price: ' + {price}
+      <ul>
+        * set li_list
+          <li>
+            {li}
+      <img src={img_src}>
+    """
+    names = _slot_names(template)
+    lines: list[str] = []
+    stack: list[tuple[TNode, int]] = [(template.root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        pad = _INDENT * depth
+        children: list[TNode] = []
+        if isinstance(node, Elem):
+            lines.append(pad + _elem_line(node, names))
+            children = node.children
+        elif isinstance(node, Text):
+            lines.append(pad + _text_line(node, names))
+        elif isinstance(node, Opt):
+            lines.append(pad + "? optional")
+            children = [node.child]
+        elif isinstance(node, Set):
+            lines.append(pad + f"* set {node.name}".rstrip())
+            children = node.children
+        elif isinstance(node, Blob):
+            lines.append(pad + f"~ blob {{{node.name or '*'}}}")
+        for child in reversed(children):
+            stack.append((child, depth + 1))
+    return "\n".join(lines)

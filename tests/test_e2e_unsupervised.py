@@ -1,0 +1,253 @@
+"""End to end: the unsupervised mode in real crawls of the demo site.
+
+A spider that only follows links crawls the demo bookstore on 127.0.0.1 with
+nothing but the add-on; variant-data items come out for every page, with a
+real SQLite file in ``tmp_path``. Then two crawler processes share a real
+redis-server: they crawl at the same time, one of them induces each
+template, and both use it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import pytest_twisted
+import scrapy
+from scrapy import signals
+from scrapy.crawler import Crawler, CrawlerRunner
+from scrapy.http import HtmlResponse
+
+from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.bench.induce import canon
+from scrapy_wrapx.demo import DemoSite
+
+from .conftest import DemoEndpoint
+
+
+class FollowSpider(scrapy.Spider):
+    """Follows every HTML link of the site and yields nothing itself."""
+
+    name = "follow"
+    custom_settings = {"ADDONS": {"scrapy_wrapx.Addon": 0}}  # noqa: RUF012
+
+    def __init__(self, start_url: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = [start_url]
+
+    def parse(self, response: scrapy.http.Response) -> Iterator[Any]:
+        if not isinstance(response, HtmlResponse):
+            return
+        for href in response.css("a::attr(href)").getall():
+            if urlsplit(href).scheme in ("", "http", "https"):
+                yield response.follow(href)
+
+
+def _settings(store: Path) -> dict[str, Any]:
+    return {
+        "WRAPX_STORE_SQLITE_PATH": str(store),
+        "LOG_LEVEL": "INFO",
+        "TELNETCONSOLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        "CONCURRENT_REQUESTS": 8,
+    }
+
+
+def _collect(crawler: Crawler) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    crawler.signals.connect(
+        lambda item, **_: items.append(item), signal=signals.item_scraped, weak=False
+    )
+    return items
+
+
+def _path(url: str) -> str:
+    return "/" + url.split("/", 3)[3]
+
+
+def _fields_found(item: dict[str, Any], truth: dict[str, list[str]]) -> dict[str, bool]:
+    """Per true field: is every true value among the item's values (compared
+    as the induction benchmark compares them)?"""
+    have = {
+        canon(v)
+        for values in item.values()
+        if isinstance(values, list)
+        for v in values
+        if isinstance(v, str)
+    }
+    return {name: all(canon(v) in have for v in values) for name, values in truth.items() if values}
+
+
+@pytest_twisted.inlineCallbacks
+def test_demo_crawl_emits_one_item_per_page(
+    demo_server: DemoEndpoint, demo_site: DemoSite, tmp_path: Path
+) -> Iterator[Any]:
+    runner = CrawlerRunner(_settings(tmp_path / "wrapx.sqlite3"))
+    crawler = runner.create_crawler(FollowSpider)
+    items = _collect(crawler)
+    yield runner.crawl(crawler, start_url=demo_server.url)
+    stats = crawler.stats.get_stats()  # type: ignore[union-attr]
+
+    assert stats["finish_reason"] == "finished"
+    assert stats["wrapx/seeds/skipped_count/non_html"] >= 1  # /feed.json
+    # One item per captured response ("/index.html" redirects to "/", so
+    # the home page is downloaded twice), none lost.
+    assert len(items) == stats["wrapx/seeds/captured_count"]
+    detail = [item for item in items if _path(item["url"]) in demo_site.truth]
+    assert sorted(_path(item["url"]) for item in detail) == sorted(demo_site.detail_pages)
+    assert len({item["kind"] for item in detail}) == 1
+    assert {item["template_version"] for item in items} == {1}
+    assert stats["wrapx/induction/induced_count"] == len({item["kind"] for item in items})
+    # Every detail page: its item has the same named fields as the others,
+    # and its records include the reviews of the page.
+    names = {frozenset(k for k in item if k != "url") for item in detail}
+    assert len(names) == 1
+    found = Counter()
+    total = Counter()
+    for item in detail:
+        for name, ok in _fields_found(item, demo_site.truth[_path(item["url"])]).items():
+            total[name] += 1
+            found[name] += ok
+    # The fields the induction recovers exactly on the fixture (see the
+    # induction benchmark) are recovered on every page in the crawl too.
+    for name in ("isbn", "publisher", "publication_date", "image", "description"):
+        assert found[name] == total[name], (name, found[name], total[name])
+
+
+@pytest_twisted.inlineCallbacks
+def test_second_crawl_uses_stored_templates(
+    demo_server: DemoEndpoint, tmp_path: Path
+) -> Iterator[Any]:
+    runner = CrawlerRunner(_settings(tmp_path / "wrapx.sqlite3"))
+    first = runner.create_crawler(FollowSpider)
+    first_items = _collect(first)
+    yield runner.crawl(first, start_url=demo_server.url)
+    second = runner.create_crawler(FollowSpider)
+    second_items = _collect(second)
+    yield runner.crawl(second, start_url=demo_server.url)
+    stats = second.stats.get_stats()  # type: ignore[union-attr]
+    assert "wrapx/induction/started_count" not in stats
+    assert "wrapx/items/buffered_count" not in stats
+    assert sorted(i["url"] for i in second_items) == sorted(i["url"] for i in first_items)
+    assert {i["kind"] for i in second_items} == {i["kind"] for i in first_items}
+
+
+# Two processes sharing a real redis-server ----------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (.ci/ensure-redis installs it)")
+    port = _free_port()
+    process = subprocess.Popen(
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path_factory.mktemp("redis")),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise RuntimeError("redis-server did not start") from None
+            time.sleep(0.05)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+_CRAWLER = """
+import json, sys
+from scrapy_wrapx.bench.crawl import run_crawl
+spec = json.loads(sys.argv[1])
+stats = run_crawl(spec["start_urls"], True, spec["settings"], spec["output"])
+print(json.dumps({k: v for k, v in stats.items() if k.startswith(("wrapx/", "item_"))}))
+"""
+
+
+def test_two_processes_share_templates_through_redis(
+    demo_server: DemoEndpoint, redis_url: str, tmp_path: Path
+) -> None:
+    settings = {
+        "WRAPX_STORE": "scrapy_wrapx.store.redis.RedisStore",
+        "WRAPX_STORE_REDIS_URL": redis_url,
+        "WRAPX_STORE_REDIS_PREFIX": "e2e",
+        "LOG_LEVEL": "INFO",
+        "CONCURRENT_REQUESTS": 4,
+        "WRAPX_ITEMS_TEMPLATE_POLL": 0.2,
+    }
+    processes = []
+    for name in ("a", "b"):
+        spec = {
+            "start_urls": [demo_server.urljoin("/catalogue/page-1.html")],
+            "settings": {**settings, "LOG_FILE": str(tmp_path / f"{name}.log")},
+            "output": str(tmp_path / f"{name}.jl"),
+        }
+        processes.append(
+            subprocess.Popen(
+                [sys.executable, "-c", _CRAWLER, json.dumps(spec)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        )
+    outputs = []
+    for process in processes:
+        out, _ = process.communicate(timeout=120)
+        assert process.returncode == 0
+        outputs.append(json.loads(out.strip().splitlines()[-1]))
+    logs = [(tmp_path / f"{name}.log").read_text() for name in ("a", "b")]
+    induced = [
+        line
+        for log in logs
+        for line in log.splitlines()
+        if re.search(r"Induced template v1 of kind \S+/book-", line)
+    ]
+    assert len(induced) == 1, "the book template is induced by one process only"
+    items = [
+        [json.loads(line) for line in (tmp_path / f"{name}.jl").read_text().splitlines()]
+        for name in ("a", "b")
+    ]
+    books = [[i for i in its if "/book/" in i["url"]] for its in items]
+    assert all(books), "both processes emit book items"
+    assert len({i["kind"] for its in books for i in its}) == 1, "one shared book kind"
+    assert {i["template_version"] for its in books for i in its} == {1}
+    fields = {frozenset(k for k in i if k != "url") for its in books for i in its}
+    assert len(fields) == 1, "both use the same template"
+    for its in items:
+        assert all(fold_whitespace(str(i["url"])) for i in its)

@@ -1,0 +1,148 @@
+"""The induction extension: in a worker thread, claims, re-induction."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from scrapy import Spider
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.test import get_crawler
+
+from scrapy_wrapx._templates import CLAIMS, PENDING, SEEDS, load_template, seeds_key
+from scrapy_wrapx.extensions import WrapxInductionExtension
+from scrapy_wrapx.signals import template_ready
+
+KIND = "shop.test/book-abc123"
+
+
+class _Spider(Spider):
+    name = "t"
+
+
+def _book(title: str, price: str, label: str = "Price") -> str:
+    return f"<body><h1>{title}</h1><p>{label}: {price}</p><i>Shop</i></body>"
+
+
+def _extension(tmp_path: Path, **settings: Any) -> tuple[Any, WrapxInductionExtension, list]:
+    crawler = get_crawler(
+        _Spider,
+        {"WRAPX_STORE_SQLITE_PATH": str(tmp_path / "s.sqlite3"), "WRAPX_SEED_PAGES": 3, **settings},
+    )
+    crawler.spider = crawler._create_spider()
+    crawler.stats.open_spider()
+    ext = build_from_crawler(WrapxInductionExtension, crawler)
+    ready: list[Any] = []
+    crawler.signals.connect(
+        lambda record, **_: ready.append(record), signal=template_ready, weak=False
+    )
+    ext.spider_opened(crawler.spider)
+    return crawler, ext, ready
+
+
+def _seed(ext: WrapxInductionExtension, version: int, pages: list[str]) -> None:
+    assert ext.store is not None
+    for n, html in enumerate(pages):
+        count = ext.store.append(
+            SEEDS,
+            seeds_key(KIND, version),
+            {"url": f"http://shop.test/book/{version}-{n}.html", "html": html},
+        )
+        ext.seed_collected(KIND, version, count, None)  # type: ignore[arg-type]
+
+
+def _wait(ext: WrapxInductionExtension) -> Any:
+    from twisted.internet import reactor, task
+
+    return task.deferLater(reactor, 0.05, lambda: None)
+
+
+@pytest_twisted.inlineCallbacks
+def test_induces_in_a_thread_once_seeds_are_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Any]:
+    import threading
+
+    from scrapy_wrapx.extensions import induction
+
+    calls: list[tuple[Any, bool]] = []
+    original = induction.induce_from_pages
+
+    def spy(pages: Any, previous: Any) -> Any:
+        calls.append((previous, threading.current_thread() is threading.main_thread()))
+        return original(pages, previous)
+
+    monkeypatch.setattr(induction, "induce_from_pages", spy)
+    crawler, ext, ready = _extension(tmp_path)
+    _seed(ext, 1, [_book("Dune", "9.99"), _book("Emma", "4.50")])
+    assert not ext.running
+    _seed(ext, 1, [_book("Ubik", "7.25")])
+    assert (KIND, 1) in ext.running
+    deadline = time.monotonic() + 20
+    while ext.running and time.monotonic() < deadline:
+        yield _wait(ext)
+    assert ext.store is not None
+    record = load_template(ext.store, KIND)
+    assert record is not None and record.version == 1
+    assert [r.version for r in ready] == [1]
+    assert ext.store.get(CLAIMS, seeds_key(KIND, 1)) is None  # released
+    assert crawler.stats.get_value("wrapx/induction/induced_count") == 1
+    assert calls == [(None, False)]  # off the reactor thread
+    first_names = set(record.template.field_names)
+    assert first_names
+
+    # A redesign: most pages fail to match; the failing pages re-induce v2
+    # with the old names kept.
+    for _ in range(6):
+        ext.page_extracted(KIND, 1, False, None)  # type: ignore[arg-type]
+    assert not ext.running  # no fresh seeds yet
+    _seed(
+        ext,
+        2,
+        [
+            _book(t, p).replace("<h1>", "<div><b>New!</b><h1>").replace("</h1>", "</h1></div>")
+            for t, p in [("Solaris", "3.00"), ("Kindred", "5.10"), ("Beloved", "6.20")]
+        ],
+    )
+    assert (KIND, 2) in ext.running
+    while ext.running and time.monotonic() < deadline:
+        yield _wait(ext)
+    record = load_template(ext.store, KIND)
+    assert record is not None and record.version == 2
+    assert calls[1][0] is not None  # the old template, so names stay stable
+    assert first_names & set(record.template.field_names)
+    assert crawler.stats.get_value("wrapx/induction/reinduced_count") == 1
+
+
+def test_another_process_claim_is_respected_until_stale(tmp_path: Path) -> None:
+    _, ext, _ = _extension(tmp_path, WRAPX_INDUCTION_CLAIM_TIMEOUT=60)
+    assert ext.store is not None
+    ext.store.add(CLAIMS, seeds_key(KIND, 1), {"owner": "other:1", "at": time.time()})
+    _seed(ext, 1, [_book("Dune", "9.99"), _book("Emma", "4.50"), _book("Ubik", "7.25")])
+    assert not ext.running
+    ext.store.set(CLAIMS, seeds_key(KIND, 1), {"owner": "other:1", "at": time.time() - 600})
+    assert ext._claim(KIND, 1)
+    assert ext.store.get(CLAIMS, seeds_key(KIND, 1))["owner"] != "other:1"
+
+
+def test_idle_induces_small_kinds_and_keeps_the_spider_open(tmp_path: Path) -> None:
+    _, ext, _ = _extension(tmp_path, WRAPX_INDUCTION_MIN_PAGES=2)
+    assert ext.store is not None
+    for n, html in enumerate([_book("Dune", "9.99"), _book("Emma", "4.50")]):
+        ext.store.append(SEEDS, seeds_key(KIND, 1), {"url": f"http://shop.test/{n}", "html": html})
+    ext.store.append(PENDING, KIND, {"url": "http://shop.test/0", "html": None, "version": 0})
+    with pytest.raises(DontCloseSpider):
+        ext.spider_idle(None)  # type: ignore[arg-type]
+    assert (KIND, 1) in ext.running
+
+
+def test_bad_settings(tmp_path: Path) -> None:
+    for settings in ({"WRAPX_INDUCTION_ENABLED": False}, {"WRAPX_INDUCTION_REINDUCE_SHARE": 0}):
+        crawler = get_crawler(_Spider, settings)
+        with pytest.raises(NotConfigured):
+            build_from_crawler(WrapxInductionExtension, crawler)

@@ -1,0 +1,167 @@
+"""The variant-data pipeline: item building, buffering, bounds, flushing."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+import scrapy
+
+from scrapy_wrapx import dom
+from scrapy_wrapx._templates import PENDING, SEEDS, TemplateCache, TemplateRecord, seeds_key
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.pipelines import VariantPipeline, build_item
+from scrapy_wrapx.store import SqliteStore
+from scrapy_wrapx.template import Extraction
+
+KIND = "shop.test/book-abc123"
+
+
+def _page(title: str, price: str, tags: list[str]) -> str:
+    items = "".join(f"<li>{t}</li>" for t in tags)
+    return (
+        f"<body><div id='nav'><a href='/'>Home</a></div><h1>{title}</h1>"
+        f"<p>Price: {price}</p><ul>{items}</ul></body>"
+    )
+
+
+PAGES = [
+    _page("Dune", "9.99", ["sf", "epic"]),
+    _page("Emma", "4.50", ["classic"]),
+    _page("Ubik", "7.25", ["sf", "odd", "60s"]),
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Any:
+    made = SqliteStore(tmp_path / "p.sqlite3")
+    yield made
+    made.close()
+
+
+def _record(version: int = 1) -> TemplateRecord:
+    return TemplateRecord(KIND, version, induce_template(PAGES), ["u1"], 0.0, 0.0)
+
+
+def _pipeline(store: SqliteStore, **kwargs: Any) -> tuple[VariantPipeline, list[Any]]:
+    sent: list[Any] = []
+    pipeline = VariantPipeline(
+        store,
+        TemplateCache(store, poll_interval=0.0),
+        send=lambda signal, **kw: sent.append((signal, kw)),
+        refetch=lambda url: ("refetch", url),
+        **kwargs,
+    )
+    return pipeline, sent
+
+
+def _tree(html: str, url: str) -> dom.PageTree:
+    return dom.parse(html, url=url)
+
+
+EXTRACTION = Extraction(
+    {"title": ["Dune"], "url": ["/x"], "price": []}, {"tags": [{"tag": "sf"}]}, 1.0, True
+)
+
+
+def test_dict_items_are_flat_and_rename_reserved_names() -> None:
+    item = build_item(None, "http://s/1", KIND, 2, EXTRACTION)
+    assert item == {
+        "url": "http://s/1",
+        "kind": KIND,
+        "template_version": 2,
+        "title": ["Dune"],
+        "field_url": ["/x"],
+        "price": [],
+        "records": {"tags": [{"tag": "sf"}]},
+    }
+
+
+class BookItem(scrapy.Item):
+    url = scrapy.Field()
+    kind = scrapy.Field()
+    title = scrapy.Field()
+    fields = scrapy.Field()
+
+
+@dataclasses.dataclass
+class BookData:
+    url: str = ""
+    template_version: int = 0
+    records: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def test_declared_item_classes_get_their_fields() -> None:
+    item = build_item(BookItem, "http://s/1", KIND, 2, EXTRACTION)
+    assert isinstance(item, BookItem)
+    assert dict(item) == {
+        "url": "http://s/1",
+        "kind": KIND,
+        "title": ["Dune"],
+        "fields": {"field_url": ["/x"], "price": []},
+    }
+    data = build_item(BookData, "http://s/1", KIND, 2, EXTRACTION)
+    assert data == BookData("http://s/1", 2, {"tags": [{"tag": "sf"}]})
+
+
+def test_pages_wait_for_their_template_then_come_out(store: SqliteStore) -> None:
+    pipeline, _ = _pipeline(store)
+    html = _page("Solaris", "3.00", ["sf", "polish"])
+    assert pipeline.process_page(KIND, _tree(html, "http://s/a"), "http://s/a", html) == []
+    assert store.list_length(PENDING, KIND) == 1
+    store.set("templates", KIND, _record().to_dict())
+    html2 = _page("Kindred", "5.00", ["sf"])
+    out = pipeline.process_page(KIND, _tree(html2, "http://s/b"), "http://s/b", html2)
+    assert [item["url"] for item in out] == ["http://s/a", "http://s/b"]
+    assert out[0]["template_version"] == 1
+    values = {v for item in out for vs in item.values() if isinstance(vs, list) for v in vs}
+    assert {"Solaris", "Kindred", "3.00", "polish"} <= values
+    assert store.list_length(PENDING, KIND) == 0
+
+
+def test_bounded_buffer_keeps_urls_and_refetches(store: SqliteStore) -> None:
+    pipeline, _ = _pipeline(store, buffer_pages=1)
+    for n in range(3):
+        html = _page(f"T{n}", "1.00", ["x"])
+        pipeline.process_page(KIND, _tree(html, f"http://s/{n}"), f"http://s/{n}", html)
+    entries = store.get_list(PENDING, KIND)
+    assert [e["html"] is None for e in entries] == [False, True, True]
+    store.set("templates", KIND, _record().to_dict())
+    out = list(pipeline.flush([KIND]))
+    assert out[0]["url"] == "http://s/0"
+    assert out[1:] == [("refetch", "http://s/1"), ("refetch", "http://s/2")]
+
+
+def test_unmatched_pages_become_seeds_of_the_next_version(store: SqliteStore) -> None:
+    store.set("templates", KIND, _record().to_dict())
+    pipeline, sent = _pipeline(store, seed_pages=2)
+    odd = "<body><table><tr><td>a</td><td>b</td></tr></table><form><input value='q'></form></body>"
+    assert pipeline.process_page(KIND, _tree(odd, "http://s/odd"), "http://s/odd", odd) == []
+    assert store.list_length(SEEDS, seeds_key(KIND, 2)) == 1
+    kinds_of_signals = [kw for _, kw in sent]
+    assert {"kind_key": KIND, "version": 1, "matched": False} in kinds_of_signals
+    assert {"kind_key": KIND, "version": 2, "count": 1} in kinds_of_signals
+    assert list(pipeline.ready()) == []  # waits for version 2...
+    out = list(pipeline.flush([KIND]))  # ...or the end of the crawl
+    assert [item["url"] for item in out] == ["http://s/odd"]
+
+
+def test_invalid_buffered_entries_are_dropped(
+    store: SqliteStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    store.set("templates", KIND, _record().to_dict())
+    store.append(PENDING, KIND, {"url": 3})
+    store.append(PENDING, KIND, {"url": "http://s/x", "html": PAGES[0], "version": 0})
+    pipeline, _ = _pipeline(store)
+    with caplog.at_level(logging.WARNING):
+        out = list(pipeline.flush([KIND]))
+    assert [item["url"] for item in out] == ["http://s/x"]
+    assert "invalid buffered page" in caplog.text
+
+
+def test_bad_buffer_bound() -> None:
+    with pytest.raises(ValueError, match="-1"):
+        VariantPipeline(None, None, buffer_pages=-1)  # type: ignore[arg-type]
