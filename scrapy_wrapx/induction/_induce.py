@@ -21,7 +21,7 @@ from lxml import etree
 
 from ..dom import PageTree, parse
 from ..template import Elem, Opt, Set, Template, Text, TNode, iter_nodes
-from ._instance import instance, refresh, template_texts
+from ._instance import Info, instance, refresh, template_texts
 from ._merge import merge_nodes
 from ._naming import name_fields
 from ._tokens import derive_parts
@@ -62,11 +62,12 @@ def induce_template(
         assert isinstance(merged, Elem)
         root = merged
     _unfold_constant_sets(root)
-    separators: list[Text] = []
+    separators: list[Text] = _widen_bylines(root) if len(trees) > 1 else []
     for node in iter_nodes(root):
-        if isinstance(node, Text) and not node.fixed:
-            node.parts = derive_parts(node.aux.samples)
-            if node.aux.sep:
+        if isinstance(node, Text):
+            if not node.fixed and node.aux.samples:
+                node.parts = derive_parts(node.aux.samples)
+            if node.aux is not None and node.aux.sep:
                 separators.append(node)
     _sign_fixed_subtrees(root)
     for node in iter_nodes(root):
@@ -77,7 +78,8 @@ def induce_template(
         "seeds": len(trees),
         "urls": [tree.url for tree in trees],
     })
-    template.fields = name_fields(root, previous.fields if previous is not None else None)
+    template.fields = name_fields(root, previous.fields if previous is not None else None,
+                                  separators={id(text) for text in separators})
     return template
 
 
@@ -154,3 +156,42 @@ def subtree_digest(element: etree._Element) -> str:
     digests, equal subtrees, hence equal normalized subtrees."""
     data = etree.tostring(element, with_tail=False)
     return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+#: Inline elements that may hold one item of an inline list.
+INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "cite"})
+
+
+def _carries_data(node: Elem) -> bool:
+    return any(
+        (isinstance(n, Text) and not n.fixed)
+        or (isinstance(n, Elem) and any(v is None for v in n.attrs.values()))
+        for n in iter_nodes(node)
+    )
+
+
+def _widen_bylines(root: Elem) -> list[Text]:
+    """Generalize a *byline* into a list of one: an inline element with data
+    that closes its parent right after a text ("By: <a>Lynn A. Coleman</a>")
+    becomes a set of ``[separator,] element``, so a page that names several
+    (``By: <a>A</a>, <a>B</a>``) fits the template and every name lands in
+    the one field. Seeds that happen to show one author each cannot reveal
+    the list; the shape (label, then the element ending the line) is what
+    bylines, "Publisher: <a>...</a>" and tag lines share. Returns the
+    separator texts (never fields)."""
+    separators: list[Text] = []
+    for node in list(iter_nodes(root)):
+        if not isinstance(node, Elem) or len(node.children) < 2:
+            continue
+        last, before = node.children[-1], node.children[-2]
+        if (isinstance(last, Elem) and last.tag in INLINE_TAGS and isinstance(before, Text)
+                and _carries_data(last)):
+            sep = Text([None])
+            sep.aux = Info(frozenset({("#",)}), 1, [], "#", sep=True)
+            wrapped = Opt(sep)
+            wrapped.aux = sep.aux
+            body = Set([wrapped, last])
+            body.aux = last.aux
+            node.children[-1] = body
+            separators.append(sep)
+    return separators

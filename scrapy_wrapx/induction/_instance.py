@@ -72,7 +72,11 @@ def template_texts(trees: Sequence[PageTree]) -> frozenset[str]:
     need = len(trees)
     counts: dict[str, int] = {}
     for tree in trees:
-        for value in {leaf.value for leaf in tree.leaves if leaf.tag == TEXT}:
+        values = {leaf.value for leaf in tree.leaves if leaf.tag == TEXT}
+        # Labels that open a text on every page ("Price: 12", "Price: 9")
+        # are template too, marked so that no text value can collide.
+        labels = {_LABEL_MARK + prefix for prefix in map(label_prefix, values) if prefix}
+        for value in values | labels:
             counts[value] = counts.get(value, 0) + 1
     return frozenset(value for value, count in counts.items() if count >= need)
 
@@ -84,7 +88,10 @@ def elem_label(tag: str, attrs: dict[str, str | None]) -> str:
 
 #: A text that opens with a label: words ending in a colon, then a space
 #: ("Price: $12", "ISBN-13: 978..."); "12:30" and "http://x" do not.
-_LABEL_PREFIX = re.compile(r"([^\W\d_][^:]{0,30}?:)(?:\s|$)")
+_LABEL_PREFIX = re.compile(r"([^\W\d_][^:]{0,30}?:)\s")
+
+
+_LABEL_MARK = "\x00"
 
 
 def label_prefix(value: str) -> str:
@@ -95,12 +102,14 @@ def label_prefix(value: str) -> str:
 
 def text_label(value: str, template: frozenset[str]) -> str:
     """The symbol of a text: the text itself when it is template text; the
-    label it opens with, marked ``#:``, so that "Price: 12" and "ISBN: 3"
-    are different symbols although both carry data; else ``#``."""
+    label it opens with when that label opens a text on every seed page,
+    marked ``#:``, so that "Price: 12" and "ISBN: 3" are different symbols
+    although both carry data (a title such as "Dune: Part One" opens with
+    no *template* label); else ``#``."""
     if value in template:
         return f"#{value}"
     prefix = label_prefix(value)
-    return f"#:{prefix}" if prefix else "#"
+    return f"#:{prefix}" if prefix and _LABEL_MARK + prefix in template else "#"
 
 
 def content_sig(nodes: Sequence[TNode]) -> tuple[Any, ...]:

@@ -69,6 +69,7 @@ class _Namer:
         self.last_label: tuple[str, list[int]] | None = None
         self.last_slot: list[int] = []
         self.sets: list[Set] = []
+        self.separators: set[int] | frozenset[int] = frozenset()
 
     def unique(self, base: str) -> str:
         name, count = base or "field", 1
@@ -123,6 +124,8 @@ class _Namer:
                 item.name = self.add(item.uid, "0", "", "", path, "blob")
 
     def text(self, item: Text, ancestors: list[Elem]) -> None:
+        if id(item) in self.separators:
+            return
         if item.fixed:
             value = item.parts[0] or ""
             chain = [e.uid for e in ancestors]
@@ -157,9 +160,13 @@ def _common(a: list[int], b: list[int]) -> int:
     return common
 
 
-def name_fields(root: Elem, previous: list[FieldInfo] | None = None) -> list[FieldInfo]:
-    """Name every field and set of a finalized template (uids assigned)."""
+def name_fields(root: Elem, previous: list[FieldInfo] | None = None,
+                separators: set[int] | frozenset[int] = frozenset()) -> list[FieldInfo]:
+    """Name every field and set of a finalized template (uids assigned).
+    ``separators`` are the ``id()`` of texts between list items: never
+    fields, never labels."""
     namer = _Namer(previous)
+    namer.separators = separators
     namer.walk(root.children, [root])
     for node in namer.sets:
         head: Any = node.children[0] if node.children else None
