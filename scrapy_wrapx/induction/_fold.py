@@ -70,11 +70,12 @@ def _similar(a: list[TNode], b: list[TNode]) -> bool:
     return dice(pa, pb) >= PEER_THRESHOLD
 
 
-def _make_set(body: list[TNode], raw: list[TNode]) -> Set:
+def _make_set(body: list[TNode], raw: list[TNode], reps: list[list[TNode]]) -> Set:
     folded = Set(body)
     refresh(folded)
     folded.aux.raw = raw
     folded.aux.sig = content_sig(raw)
+    folded.aux.instances = [reps]
     return folded
 
 
@@ -109,7 +110,8 @@ def _fold_separated(children: list[TNode]) -> list[TNode]:
         # The first repetition has no separator: make it optional whatever
         # the alignment did.
         body = [optional(node) if _separator_slot(node) else node for node in body]
-        out.append(_make_set(body, children[i:end]))
+        reps = [[head], *(children[start : start + 2] for start in range(i + 1, end, 2))]
+        out.append(_make_set(body, children[i:end], reps))
         i = end
     return out
 
@@ -143,7 +145,8 @@ def fold_children(children: list[TNode]) -> list[TNode]:
                 body = first
                 for start in range(i + period, end, period):
                     body = merge_hedges(body, children[start : start + period])
-                out.append(_make_set(body, children[i:end]))
+                reps = [children[start : start + period] for start in range(i, end, period)]
+                out.append(_make_set(body, children[i:end], reps))
                 i = end
             else:
                 out.append(children[i])

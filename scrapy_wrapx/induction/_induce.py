@@ -22,7 +22,7 @@ from lxml import etree
 from ..dom import PageTree, parse
 from ..template import Elem, Opt, Set, Template, Text, TNode, iter_nodes
 from ._instance import Info, instance, refresh, template_texts
-from ._merge import merge_nodes
+from ._merge import merge_hedges, merge_nodes
 from ._naming import name_fields
 from ._tokens import derive_parts
 
@@ -117,10 +117,50 @@ def _unfold_constant_sets(root: Elem) -> None:
 
 
 def _unfolded(node: TNode) -> list[TNode]:
-    if (isinstance(node, Set) and node.aux is not None and node.aux.raw is not None
-            and node.aux.sig is not None and node.aux.count >= 2):
+    if not isinstance(node, Set) or node.aux is None:
+        return [node]
+    if node.aux.raw is not None and node.aux.sig is not None and node.aux.count >= 2:
         return list(node.aux.raw)
-    return [node]
+    return _as_tuple(node) or [node]
+
+
+def _slots_and_size(nodes: list[TNode]) -> tuple[int, int]:
+    slots = size = 0
+    for top in nodes:
+        for node in iter_nodes(top):
+            size += 1
+            if isinstance(node, Text) and not node.fixed:
+                slots += 1
+            elif isinstance(node, Elem):
+                slots += sum(value is None for value in node.attrs.values())
+    return slots, size
+
+
+def _as_tuple(node: Set) -> list[TNode] | None:
+    """A "set" that has the same number ``k`` of repetitions in every one of
+    its ``n >= 2`` instances may be a tuple: positions with roles of their
+    own (hidden inputs named "sku", "action"...; share links to Facebook,
+    Twitter...). SYNTHIA's MDL decides: unrolled, the template grows by
+    ``k - 1`` bodies, the data shrinks by the slots that positions fix, on
+    every instance. Unroll when that saves more than it costs."""
+    instances = node.aux.instances
+    if not instances or len(instances) < 2:
+        return None
+    k = len(instances[0])
+    if k < 2 or any(len(reps) != k for reps in instances):
+        return None
+    positions: list[list[TNode]] = []
+    for p in range(k):
+        hedge = instances[0][p]
+        for reps in instances[1:]:
+            hedge = merge_hedges(hedge, reps[p])
+        positions.append(hedge)
+    body_slots, body_size = _slots_and_size(node.children)
+    tuple_slots = sum(_slots_and_size(hedge)[0] for hedge in positions)
+    saved = len(instances) * (k * body_slots - tuple_slots)
+    if saved <= (k - 1) * body_size:
+        return None
+    return [item for hedge in positions for item in hedge]
 
 
 def _sign_fixed_subtrees(root: Elem) -> None:

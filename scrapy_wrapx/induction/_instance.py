@@ -62,6 +62,9 @@ class Info:
     sig: tuple[Any, ...] | None = None
     count: int = 1
     sep: bool = False
+    #: For a set: its repetitions (hedges) in every instance merged into it,
+    #: or None once it was merged with something that is no set.
+    instances: list[list[list[TNode]]] | None = None
 
 
 def template_texts(trees: Sequence[PageTree]) -> frozenset[str]:

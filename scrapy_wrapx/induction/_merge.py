@@ -98,6 +98,9 @@ def merge_nodes(a: TNode, b: TNode) -> TNode:
             # The same list on both sides so far: maybe template (see Info).
             merged.aux.raw, merged.aux.sig = a.aux.raw, a.aux.sig
             merged.aux.count = a.aux.count + b.aux.count
+        if (isinstance(a, Set) and isinstance(b, Set) and a.aux.instances is not None
+                and b.aux.instances is not None):
+            merged.aux.instances = a.aux.instances + b.aux.instances
     else:
         merged = a  # two blobs
     if optional:
