@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 import pytest_twisted
 import scrapy
 from scrapy import signals
@@ -144,52 +140,6 @@ def test_second_crawl_uses_stored_templates(
 
 
 # Two processes sharing a real redis-server ----------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (.ci/ensure-redis installs it)")
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(tmp_path_factory.mktemp("redis")),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                raise RuntimeError("redis-server did not start") from None
-            time.sleep(0.05)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 _CRAWLER = """

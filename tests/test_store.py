@@ -7,9 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -23,59 +21,6 @@ import pytest
 
 from scrapy_wrapx.store import SqliteStore, WrapxStore, encode_record
 from scrapy_wrapx.store.redis import RedisStore
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A throwaway redis-server on 127.0.0.1 (no persistence)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (.ci/ensure-redis installs it)")
-    port = _free_port()
-    workdir = tmp_path_factory.mktemp("redis")
-    process = subprocess.Popen(
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(workdir),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    import redis
-
-    client = redis.Redis(host="127.0.0.1", port=port)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                raise RuntimeError("redis-server did not start") from None
-            time.sleep(0.05)
-    client.close()
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
 
 _PREFIXES = iter(range(10**6))
 

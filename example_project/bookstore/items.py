@@ -1,8 +1,10 @@
 """The item the example spider yields: one per book detail page.
 
-A dataclass, because scrapy-wrapx reads and fills items through
-``itemadapter``: dicts, ``scrapy.Item``, dataclasses and attrs classes all
-work the same way.
+The spider sets only ``url`` and ``design``; scrapy-wrapx fills the fields
+the spider declares as targets (``title``, ``price``, ``isbn``) and says how
+sure it was of each in ``confidence``. A dataclass, because scrapy-wrapx
+reads and fills items through ``itemadapter``: dicts, ``scrapy.Item``,
+dataclasses and attrs classes all work the same way.
 """
 
 from __future__ import annotations
@@ -16,11 +18,9 @@ class Book:
     #: ``"original"`` or ``"redesigned"`` (the demo site's ``/v2/`` section).
     design: str
     title: str | None = None
-    authors: list[str] = field(default_factory=list)
     price: str | None = None
     isbn: str | None = None
-    publisher: str | None = None
-    publication_date: str | None = None
-    rating: str | None = None
-    image: str | None = None
-    description: str | None = None
+    #: Field -> confidence of the value scrapy-wrapx filled in
+    #: (``WRAPX_TARGETS_CONFIDENCE_FIELD``): 1.0 from the declared selector,
+    #: the locator's confidence for a relocated value.
+    confidence: dict[str, float] = field(default_factory=dict)
