@@ -198,8 +198,10 @@ class Extraction:
 
     ``fields`` holds every variant field under its stable name, values in
     page order; ``records`` the records of every set (nested sets nest);
-    ``score`` the share of the template that matched, ``matched`` whether
-    that share reaches :attr:`Template.match_threshold`. ``data`` is the raw
+    ``score`` the share of the template that matched, ``coverage`` the
+    share of the page's leaves the template explained, ``matched`` whether
+    both reach their thresholds (:attr:`Template.match_threshold`,
+    :attr:`Template.coverage_threshold`). ``data`` is the raw
     environment (SYNTHIA's) that :meth:`Template.render` needs.
     """
 
@@ -209,6 +211,8 @@ class Extraction:
     matched: bool
     url: str | None = None
     data: dict[int, Any] = field(default_factory=dict, repr=False)
+    #: Share of the page's leaves the template explained.
+    coverage: float = 1.0
 
 
 def iter_nodes(root: TNode) -> Iterator[TNode]:
@@ -302,8 +306,15 @@ class Template:
     """An induced template: extract pages with it, render extractions back,
     store it as JSON."""
 
-    #: Score from which an extraction counts as matched.
-    match_threshold = 0.8
+    #: Least share of the template a matching page shows: more than half,
+    #: the template's core. Blocks every seed had may be missing (a page
+    #: without reviews); see :func:`scrapy_wrapx.extraction.extract`.
+    match_threshold = 0.5
+    #: Least share of a matching page's leaves the template explains: more
+    #: than half, too. A page of another kind, or a redesign, is mostly
+    #: content the template does not know; a page of the same kind may add
+    #: a block no seed had (a category list), as it may lack one.
+    coverage_threshold = 0.5
 
     def __init__(self, root: Elem, fields: list[FieldInfo] | None = None,
                  meta: dict[str, Any] | None = None) -> None:

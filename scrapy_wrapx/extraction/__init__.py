@@ -28,34 +28,73 @@ def _compiled(template: Template) -> Compiled:
     compiled = template.__dict__.get("_compiled")
     if compiled is None:
         compiled = Compiled(template)
+        compiled.data = _data_nodes(template)
         template.__dict__["_compiled"] = compiled
     return compiled
 
 
+def _data_nodes(template: Template) -> frozenset[int]:
+    """Uids of the nodes with a field at or below them: the only ones
+    :func:`_collect` needs to visit (fixed chrome is most of a page)."""
+    data: set[int] = set()
+    for node in reversed(template.nodes):
+        if isinstance(node, Elem):
+            if node.names or any(child.uid in data for child in node.children):
+                data.add(node.uid)
+        elif isinstance(node, Text):
+            if any(node.names):
+                data.add(node.uid)
+        elif isinstance(node, Opt):
+            if node.child.uid in data:
+                data.add(node.uid)
+        elif isinstance(node, Set):
+            if any(child.uid in data for child in node.children):
+                data.add(node.uid)
+        elif node.name:
+            data.add(node.uid)
+    return frozenset(data)
+
+
 def extract(template: Template, page: str | bytes | PageTree, url: str | None = None) -> Extraction:
-    """Extract ``page`` (HTML text, bytes or an already parsed tree)."""
+    """Extract ``page`` (HTML text, bytes or an already parsed tree).
+
+    ``score`` is the share of the template's required weight the page
+    matched; ``coverage`` the share of the page's leaves the template
+    explained. A page *matches* when it shows at least
+    :attr:`Template.match_threshold` of the template and the template
+    explains at least :attr:`Template.coverage_threshold` of the page: a
+    page of the same kind may lack a block every seed had (its coverage
+    stays whole), while a page of another kind, or a redesign, brings
+    content the template does not know.
+    """
     if not isinstance(page, PageTree):
         page = parse(page, url)
     url = url if url is not None else page.url
-    matcher = Matcher(template, _compiled(template))
+    compiled = _compiled(template)
+    matcher = Matcher(template, compiled, page)
     env: Env = {}
     root = template.root
     if page.root.tag == root.tag:
-        matched = matcher.extract_elem(root, page.root, env)
+        matched = matcher.elem(root, page.root, env)
     else:
-        matched = matcher.lenient_hedge(root.children, page.root, env)
+        matched = matcher.lenient(root.children, page.root, 0, len(page.root.children), env)
     score = min(1.0, matched / root.weight) if root.weight else 1.0
+    coverage = min(1.0, matcher.explained / len(page.leaves)) if page.leaves else 1.0
     fields: dict[str, list[str]] = {name: [] for name in template.field_names}
     records: dict[str, list[dict[str, Any]]] = {}
-    _collect(root.children, env, fields, records, None)
-    return Extraction(fields, records, score, score >= template.match_threshold, url, env)
+    _collect(root.children, env, fields, records, None, compiled.data)
+    ok = score >= template.match_threshold and coverage >= template.coverage_threshold
+    return Extraction(fields, records, score, ok, url, env, coverage)
 
 
 def _collect(items: list[TNode], env: Env, fields: dict[str, list[str]],
-             records: dict[str, list[dict[str, Any]]], record: dict[str, Any] | None) -> None:
+             records: dict[str, list[dict[str, Any]]], record: dict[str, Any] | None,
+             data: frozenset[int]) -> None:
     """Walk the template in page order, gathering field values; inside a set,
     also into the current record."""
     for item in items:
+        if item.uid not in data:
+            continue
         if isinstance(item, Elem):
             values = env.get(item.uid)
             if values is not None and item.names:
@@ -63,24 +102,24 @@ def _collect(items: list[TNode], env: Env, fields: dict[str, list[str]],
                     field = item.names.get(name)
                     if field and value:
                         _add(fields, record, field, value)
-            _collect(item.children, env, fields, records, record)
+            _collect(item.children, env, fields, records, record, data)
         elif isinstance(item, Text):
             value = env.get(item.uid)
             if isinstance(value, str):
-                if item.names and value:
+                if item.names and item.names[0] and value:
                     _add(fields, record, item.names[0], value)
             elif value is not None:
                 for name, slot in zip(item.names, value):
-                    if slot:
+                    if name and slot:
                         _add(fields, record, name, slot)
         elif isinstance(item, Opt):
             if env.get(item.uid):
-                _collect([item.child], env, fields, records, record)
+                _collect([item.child], env, fields, records, record, data)
         elif isinstance(item, Set):
             rows: list[dict[str, Any]] = []
             for rep in env.get(item.uid, []):
                 row: dict[str, Any] = {}
-                _collect(item.children, rep, fields, {}, row)
+                _collect(item.children, rep, fields, {}, row, data)
                 rows.append(row)
             if record is None:
                 records.setdefault(item.name, []).extend(rows)
