@@ -30,11 +30,10 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.http import TextResponse
 from scrapy.utils.misc import load_object
 
-from scrapy_wrapx import dom
 from scrapy_wrapx import settings as default_settings
+from scrapy_wrapx._responses import is_html, response_tree
 from scrapy_wrapx._templates import KINDS, SEEDS, TemplateCache, TemplateRecord, seeds_key
 from scrapy_wrapx.kinds import KindIndex, PageKind, new_kind, page_signature
-from scrapy_wrapx.middlewares.targets import is_html
 from scrapy_wrapx.pipelines import VariantPipeline
 from scrapy_wrapx.signals import seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
@@ -225,8 +224,8 @@ class WrapxSeedsMiddleware:
         if not isinstance(response, TextResponse):
             return []
         try:
-            tree = dom.build_tree(response.selector.root, response.url)
-        except (ValueError, AttributeError) as exc:
+            tree = response_tree(response)
+        except ValueError as exc:
             logger.warning(
                 "Skipping page %s: %s", response.url, exc, extra={"spider": self.crawler.spider}
             )

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, TextResponse
+from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.defer import deferred_from_coro
 
 from scrapy_wrapx import dom
 from scrapy_wrapx import settings as default_settings
+from scrapy_wrapx._responses import is_html, response_tree
 from scrapy_wrapx.locate import HybridLocator, TargetReference
 from scrapy_wrapx.repair import TargetState
 from scrapy_wrapx.store._crawler import crawler_store
@@ -43,16 +44,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 NAMESPACE = "targets"
-
-
-def is_html(response: Response) -> bool:
-    """HTML responses only: binary and JSON bodies pass through untouched."""
-    if isinstance(response, HtmlResponse):
-        return True
-    if not isinstance(response, TextResponse):
-        return False
-    content_type = response.headers.get(b"Content-Type", b"") or b""
-    return b"html" in content_type.lower()
 
 
 class WrapxTargetsMiddleware(BaseSpiderMiddleware):
@@ -80,7 +71,6 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         self.targets: dict[str, Target] = {}
         self.states: dict[str, TargetState] = {}
         self.store: WrapxStore | None = None
-        self._page: tuple[Response, dom.PageTree | None] | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
 
     @classmethod
@@ -148,8 +138,17 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         missing = [name for name in self.targets if _is_unset(adapter, name)]
         if not missing:
             return item
-        tree = self._tree(response)
-        if tree is None:
+        try:
+            assert isinstance(response, TextResponse)  # is_html()
+            tree = response_tree(response)
+        except ValueError as exc:
+            logger.warning(
+                "Skipping wrapx targets on %s: %s",
+                response.url,
+                exc,
+                extra={"spider": self.crawler.spider},
+            )
+            self._inc("skipped_count")
             return item
         confidences: dict[str, float] = {}
         for name in missing:
@@ -172,25 +171,6 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             with contextlib.suppress(KeyError):  # the item type has no such field
                 adapter[self.confidence_field] = confidences
         return item
-
-    def _tree(self, response: Response) -> dom.PageTree | None:
-        """The response's page tree, parsed once for all its items."""
-        if self._page is not None and self._page[0] is response:
-            return self._page[1]
-        tree: dom.PageTree | None
-        try:
-            tree = dom.parse(response.text, url=response.url)
-        except ValueError as exc:
-            logger.warning(
-                "Skipping wrapx targets on %s: %s",
-                response.url,
-                exc,
-                extra={"spider": self.crawler.spider},
-            )
-            self._inc("skipped_count")
-            tree = None
-        self._page = (response, tree)
-        return tree
 
     def _fill(self, name: str, tree: dom.PageTree, response: Response) -> tuple[Any, float] | None:
         target = self.targets[name]
