@@ -11,7 +11,7 @@ body is the merge of all the groups (SYNTHIA's fold).
 
 Similar means alike as trees, not merely the same tag: the same coarse
 symbols (tag and class; a template text, or a text that opens with a label
-such as "Price:", is its own symbol), the same template texts below, and
+such as "Price:", is its own symbol), a template text in common below, and
 profiles whose Dice overlap reaches the peer threshold (simple tree matching
 made graded, as MDR and FiVaTech compare generalized nodes). So a menu of
 fixed labels does not fold into "records", nor ``<p>by X</p><p>Price:
@@ -63,9 +63,12 @@ def _similar(a: list[TNode], b: list[TNode]) -> bool:
     if all(isinstance(x, Text) for x in a):
         return True
     pa, pb = _group_profile(a), _group_profile(b)
-    # Different template texts make different records (seed 000's textual
-    # symbols): "Publisher: x" and "ISBN: y" rows are no repetitions.
-    if template_features(pa) != template_features(pb):
+    # Records with template texts must share one (seed 000's textual
+    # symbols, and the peer rule of merging): "Publisher: x" and "ISBN: y"
+    # rows are no repetitions, while two products that both say "Add to
+    # Cart" are, even if one says "(Hardcover)" and the other "(Paperback)".
+    ta, tb = template_features(pa), template_features(pb)
+    if (ta or tb) and not ta & tb:
         return False
     return dice(pa, pb) >= PEER_THRESHOLD
 
