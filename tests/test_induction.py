@@ -150,3 +150,61 @@ def test_rejects_bad_arguments() -> None:
         induce_template(["<body>x</body>"] * 21)
     with pytest.raises(ValueError):
         induce_template(["<body>x</body>"], urls=["a", "b"])
+
+
+def _byline_page(title: str, authors: list[str], price: str) -> str:
+    links = []
+    for i, name in enumerate(authors):
+        sep = "" if i == 0 else (" and " if i == len(authors) - 1 else ", ")
+        links.append(f'{sep}<a class="author" href="/a/{name.lower().replace(" ", "-")}">{name}</a>')
+    return (f'<body><div id="nav"><a href="/">Home</a></div><h1 class="title">{title}</h1>'
+            f'<p class="byline">by {"".join(links)}</p><p class="price">Price: {price}</p>'
+            '<div id="foot">Example Books</div></body>')
+
+
+def test_inline_authors_land_in_one_field() -> None:
+    pages = [_byline_page("Dune", ["Frank Herbert"], "9"),
+             _byline_page("Good Omens", ["Terry Pratchett", "Neil Gaiman"], "12"),
+             _byline_page("Ubik", ["Philip K. Dick"], "7"),
+             _byline_page("Anthology", ["Ann Lee", "Bo Dahl", "Cy Twombly"], "30")]
+    template = induce_template(pages)
+    for html in pages:
+        tree = dom.parse(html)
+        assert template.render(template.extract(tree)) == normalized_form(tree)
+    probe = template.extract(_byline_page("Emma", ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"], "3"))
+    assert probe.matched
+    assert ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"] in probe.fields.values()
+    assert not any(v in {",", "and", " and ", ", "} for vs in probe.fields.values() for v in vs)
+
+
+def test_single_author_seeds_still_extract_several() -> None:
+    pages = [_byline_page(t, [a], p) for t, a, p in
+             [("Dune", "Frank Herbert", "9"), ("Ubik", "Philip K. Dick", "7"), ("Emma", "Jane Austen", "3")]]
+    template = induce_template(pages)
+    probe = template.extract(_byline_page("Good Omens", ["Terry Pratchett", "Neil Gaiman"], "12"))
+    assert probe.matched and probe.score == 1.0
+    assert ["Terry Pratchett", "Neil Gaiman"] in probe.fields.values()
+
+
+def test_unlike_siblings_do_not_fold() -> None:
+    pages = [f'<body><div class="info"><p>by {a}</p><p>Price: {p}</p></div></body>'
+             for a, p in [("Ann Lee", "3"), ("Bo Dahl", "17"), ("Cy Twombly", "250")]]
+    template = induce_template(pages)
+    assert not template.set_names
+    extraction = template.extract('<body><div class="info"><p>by Dee Kay</p><p>Price: 8</p></div></body>')
+    assert len([name for name, values in extraction.fields.items() if values]) == 2
+
+
+def test_lists_that_never_vary_are_template() -> None:
+    social = ('<div class="share"><a href="https://fb.example/share">F</a>'
+              '<a href="https://tw.example/share">T</a><a href="https://in.example/share">I</a></div>')
+    hidden = '<form><input type="hidden" name="kind" value="book"><input type="hidden" name="sku" value="{sku}"></form>'
+    pages = [f'<body><h1>{t}</h1>{social}{hidden.format(sku=s)}</body>'
+             for t, s in [("Dune", "11"), ("Emma", "12"), ("Ubik", "13")]]
+    template = induce_template(pages)
+    extraction = template.extract(f'<body><h1>Solaris</h1>{social}{hidden.format(sku="14")}</body>')
+    values = sorted(v for vs in extraction.fields.values() for v in vs)
+    assert values == ["14", "Solaris"]
+    for html in pages:
+        tree = dom.parse(html)
+        assert template.render(template.extract(tree)) == normalized_form(tree)
