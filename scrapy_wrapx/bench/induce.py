@@ -173,6 +173,42 @@ def fixture_case(books: int = 60) -> Case:
     return Case("fixture", pages, dict(truth))
 
 
+def _record_values(record: dict[str, Any]) -> set[str]:
+    values: set[str] = set()
+    stack = [record]
+    while stack:
+        current = stack.pop()
+        for value in current.values():
+            if isinstance(value, list):
+                stack.extend(value)
+            else:
+                values.add(canon(str(value)))
+    return values
+
+
+def fixture_list_check(books: int = 60, seeds: int = 3) -> dict[str, float]:
+    """List pages of the fixture site: induce from the first ``seeds`` list
+    pages, extract all of them, and count, per attribute, the true record
+    values found in the extracted record at the same position (records are
+    the largest set's rows)."""
+    from scrapy_wrapx.demo.site import build_site
+
+    site = build_site(seed=1, books=books)
+    template = induce_template([site.pages[path] for path in site.list_pages[:seeds]])
+    found: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for path in site.list_pages:
+        extraction = template.extract(site.pages[path])
+        rows = max(extraction.records.values(), key=len, default=[])
+        for index, truth in enumerate(site.records[path]):
+            have = _record_values(rows[index]) if index < len(rows) else set()
+            for attr, values in truth.items():
+                for value in values:
+                    total[attr] += 1
+                    found[attr] += canon(value) in have
+    return {attr: found[attr] / total[attr] for attr in sorted(total)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench induce")
     parser.add_argument("--data", type=Path, default=None, help="an SWDE vertical, e.g. swde/book")
@@ -199,6 +235,10 @@ def main(argv: list[str] | None = None) -> int:
               f" extract(tree) {result['extract_tree_ms']:.2f}"
               f" ({result['extract_tree_x_lxml']:.2f}x), extract(html)"
               f" {result['extract_html_ms']:.2f} ({result['extract_html_x_lxml']:.2f}x)")
+    if not args.no_fixture:
+        shares = fixture_list_check()
+        print("== fixture list pages: records recovered "
+              + ", ".join(f"{attr} {share:.3f}" for attr, share in shares.items()))
     swde = [r for r in results if r["site"] != "fixture"]
     pairs = [share for r in swde for share in r["recovered"].values()]
     if pairs:
