@@ -98,7 +98,7 @@ def _collect(items: list[TNode], env: Env, fields: dict[str, list[str]],
         if isinstance(item, Elem):
             values = env.get(item.uid)
             if values is not None and item.names:
-                for name, value in zip(item.variant_attrs, values):
+                for name, value in zip(item.variant_attrs, values, strict=True):
                     field = item.names.get(name)
                     if field and value:
                         _add(fields, record, field, value)
@@ -109,7 +109,7 @@ def _collect(items: list[TNode], env: Env, fields: dict[str, list[str]],
                 if item.names and item.names[0] and value:
                     _add(fields, record, item.names[0], value)
             elif value is not None:
-                for name, slot in zip(item.names, value):
+                for name, slot in zip(item.names, value, strict=True):
                     if name and slot:
                         _add(fields, record, name, slot)
         elif isinstance(item, Opt):
@@ -154,7 +154,7 @@ def _render_items(items: list[TNode], env: Env, depth: int, out: list[FormItem])
             attrs = {k: v for k, v in item.attrs.items() if v is not None}
             values = env.get(item.uid)
             if values is not None:
-                for name, value in zip(item.variant_attrs, values):
+                for name, value in zip(item.variant_attrs, values, strict=True):
                     if value is not None:
                         attrs[name] = value
             out.append((depth, item.tag, tuple(sorted(attrs.items()))))

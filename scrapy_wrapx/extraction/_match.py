@@ -255,10 +255,10 @@ class Matcher:
               start: int, end: int, env: Env) -> float:
         children = owner.children
         if tags is not None and len(tags) == end - start and all(
-            child.tag == tag for child, tag in zip(children[start:end], tags)
+            child.tag == tag for child, tag in zip(children[start:end], tags, strict=True)
         ):
             weight = 0.0
-            for item, child in zip(items, children[start:end]):
+            for item, child in zip(items, children[start:end], strict=True):
                 if isinstance(item, Elem):
                     weight += self.elem(item, child, env)
                 else:
@@ -272,7 +272,7 @@ class Matcher:
         state = (self.misfits, self.explained)
         local: Env = {}
         weight = 0.0
-        for item, (begin, finish) in zip(items, spans):
+        for item, (begin, finish) in zip(items, spans, strict=True):
             weight += self.take(item, owner, begin, finish, local)
         if ambiguous and self.misfits > state[0]:
             # Shallow fits chose a branch that did not fit deeper down (two
@@ -282,7 +282,7 @@ class Matcher:
                 self.misfits, self.explained = state
                 local = {}
                 weight = 0.0
-                for item, (begin, finish) in zip(items, exact):
+                for item, (begin, finish) in zip(items, exact, strict=True):
                     weight += self.take(item, owner, begin, finish, local)
         env.update(local)
         return weight
@@ -294,7 +294,7 @@ class Matcher:
         found = self.fit_memo.get(key)
         if found is None:
             found = self.shallow(t, node) and (
-                bool(self.c.sigs[t.uid]) and digest(node.element) in self.c.sigs[t.uid]
+                (bool(self.c.sigs[t.uid]) and digest(node.element) in self.c.sigs[t.uid])
                 or len(node.children) in self._exact_hedge(t.children, node, frozenset((0,)))
             )
             self.fit_memo[key] = found
