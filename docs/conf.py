@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import scrapy_wrapx
+
+# Local extensions: the settings reference generated from the code.
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "scrapy-wrapx"
 author = "scrapy-wrapx contributors"
@@ -14,6 +20,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "wrapx_docs",
 ]
 
 # The docs build offline (the tox env has no network to count on), so no

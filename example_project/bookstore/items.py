@@ -21,6 +21,6 @@ class Book:
     price: str | None = None
     isbn: str | None = None
     #: Field -> confidence of the value scrapy-wrapx filled in
-    #: (``WRAPX_TARGETS_CONFIDENCE_FIELD``): 1.0 from the declared selector,
-    #: the locator's confidence for a relocated value.
+    #: (``WRAPX_TARGETS_CONFIDENCE_FIELD``): the locator's confidence in a
+    #: verified selector hit or in a relocation.
     confidence: dict[str, float] = field(default_factory=dict)
