@@ -31,6 +31,7 @@ from lxml import etree
 
 from ..dom import TEXT, Node, PageTree
 from ..template import Blob, Elem, Opt, Set, Template, Text, TNode, node_form
+from ._plan import GREEDY, TAGS, First, first, plan_of
 
 Env = dict[int, Any]
 
@@ -71,6 +72,15 @@ class Compiled:
         self.tags: dict[int, tuple[str, ...] | None] = {}
         #: Uids of nodes with a field at or below them (set by the caller).
         self.data: frozenset[int] = frozenset()
+        #: Per element: what :meth:`Matcher.elem` reads, in one lookup.
+        self.elems: dict[int, tuple[Any, ...]] = {}
+        #: Per set: the plan of one repetition's hedge.
+        self.plans: dict[int, int] = {}
+        #: Per optional and set: the tags and the items its content starts
+        #: with (see :meth:`Matcher.starts`).
+        self.first: dict[int, tuple[frozenset[str], tuple[TNode, ...]]] = {}
+        #: Per fully fixed text: its text.
+        self.fixed_text: dict[int, str] = {}
         for node in template.nodes:
             if isinstance(node, Elem):
                 self.fixed_attrs[node.uid] = tuple(
@@ -82,6 +92,26 @@ class Compiled:
                 self.anchor[node.uid] = _first_leaf(node)
             if isinstance(node, (Elem, Set)):
                 self.tags[node.uid] = _tags(node.children)
+            if isinstance(node, Elem):
+                self.elems[node.uid] = (
+                    tuple(node.variant_attrs), self.sigs[node.uid],
+                    plan_of(node.children, _first_leaf), self.tags[node.uid],
+                )
+            elif isinstance(node, Set):
+                self.plans[node.uid] = plan_of(node.children, _first_leaf)
+                self.first[node.uid] = _starts(first(node))
+            elif isinstance(node, Opt):
+                self.first[node.uid] = _starts(first(node.child))
+            elif isinstance(node, Text) and node.fixed:
+                self.fixed_text[node.uid] = node.parts[0] or ""
+
+
+def _starts(found: First) -> tuple[frozenset[str], tuple[TNode, ...]]:
+    if found is None:
+        return frozenset(), ()
+    tags = frozenset(TEXT if isinstance(item, Text) else item.tag  # type: ignore[union-attr]
+                     for item in found[0])
+    return tags, found[0]
 
 
 def _tags(items: list[TNode]) -> tuple[str, ...] | None:
@@ -183,31 +213,43 @@ class Matcher:
     def _parse(self, items: list[TNode], owner: Node, start: int, end: int,
                ends: Any) -> list[tuple[int, int]] | None:
         """Spans of ``items`` over ``owner.children[start:end]``, or None.
-        Backward from the end, each item takes the latest start that still
-        reaches it, so earlier items take as much as they can."""
-        forward = [frozenset((start,))]
-        for item in items:
-            reached: set[int] = set()
-            for j in forward[-1]:
-                reached.update(e for e in ends(item, owner, j) if e <= end)
-            if not reached:
+
+        Depth first, each item trying its longest span first, so earlier
+        items take as much as they can; a state (item, position) that led
+        nowhere once is never tried again, which bounds the search by
+        items x positions (a memoized backtracker, as regular-expression
+        engines without exponential blow-up run). Iterative: hedges can
+        be long."""
+        count = len(items)
+        if count == 0:
+            return [] if start == end else None
+        dead: set[tuple[int, int]] = set()
+        frames: list[list[Any]] = []  # [start, candidate ends, next candidate]
+        position = start
+        ambiguous = False
+        while True:
+            level = len(frames)
+            if level == count:
+                if position == end:
+                    self.ambiguous = ambiguous
+                    return [(frame[0], frame[1][frame[2] - 1]) for frame in frames]
+            elif (level, position) not in dead:
+                candidates = sorted(
+                    (e for e in ends(items[level], owner, position) if e <= end), reverse=True
+                )
+                if len(candidates) > 1:
+                    ambiguous = True
+                frames.append([position, candidates, 0])
+            while frames:
+                frame = frames[-1]
+                if frame[2] < len(frame[1]):
+                    position = frame[1][frame[2]]
+                    frame[2] += 1
+                    break
+                dead.add((len(frames) - 1, frame[0]))
+                frames.pop()
+            else:
                 return None
-            forward.append(frozenset(reached))
-        if end not in forward[-1]:
-            return None
-        spans: list[tuple[int, int]] = []
-        position = end
-        self.ambiguous = False
-        for index in range(len(items) - 1, -1, -1):
-            item = items[index]
-            candidates = [j for j in forward[index] if position in ends(item, owner, j)]
-            if len(candidates) > 1:
-                self.ambiguous = True
-            begin = max(candidates)
-            spans.append((begin, position))
-            position = begin
-        spans.reverse()
-        return spans
 
     def _split_reps(self, item: Set, owner: Node, begin: int, end: int) -> list[tuple[int, int]]:
         levels = [frozenset((begin,))]
@@ -237,33 +279,122 @@ class Matcher:
     def elem(self, t: Elem, node: Node, env: Env) -> float:
         """Match and extract ``node`` as ``t``; the weight matched."""
         uid = t.uid
-        sigs = self.c.sigs[uid]
-        if sigs and digest(node.element) in sigs:
+        names, sigs, plan, tags = self.c.elems[uid]
+        element = node.element
+        if sigs and digest(element) in sigs:
             self.hits += 1
             if node.first_leaf >= 0:
                 self.explained += node.last_leaf - node.first_leaf + 1
             return float(t.weight)
-        names = self.c.variant_attrs[uid]
         if names:
-            attrib = node.element.attrib
-            env[uid] = tuple(attrib.get(name) for name in names)
-        if not node.children and node.leaf_index >= 0:
-            self.explained += 1  # an image or link leaf
-        return 1.0 + self.hedge(t.children, self.c.tags[uid], node, 0, len(node.children), env)
+            env[uid] = tuple([element.get(name) for name in names])
+        children = node.children
+        if not children:
+            if node.leaf_index >= 0:
+                self.explained += 1  # an image or link leaf
+            if not t.children:
+                return 1.0
+        return 1.0 + self.hedge(t.children, plan, tags, node, 0, len(children), env)
 
-    def hedge(self, items: list[TNode], tags: tuple[str, ...] | None, owner: Node,
+    def hedge(self, items: list[TNode], plan: int, tags: tuple[str, ...] | None, owner: Node,
               start: int, end: int, env: Env) -> float:
+        """Match ``owner.children[start:end]`` as ``items`` (see :mod:`._plan`)."""
         children = owner.children
-        if tags is not None and len(tags) == end - start and all(
-            child.tag == tag for child, tag in zip(children[start:end], tags, strict=True)
-        ):
-            weight = 0.0
-            for item, child in zip(items, children[start:end], strict=True):
-                if isinstance(item, Elem):
-                    weight += self.elem(item, child, env)
+        if plan == TAGS:
+            assert tags is not None
+            if len(tags) == end - start:
+                for index, tag in enumerate(tags, start):
+                    if children[index].tag != tag:
+                        break
                 else:
-                    weight += self.text(item, child, env)  # type: ignore[arg-type]
-            return weight
+                    weight = 0.0
+                    for item, child in zip(items, children[start:end], strict=True):
+                        if child.tag == TEXT:
+                            weight += self.text(item, child, env)  # type: ignore[arg-type]
+                        else:
+                            weight += self.elem(item, child, env)  # type: ignore[arg-type]
+                    return weight
+            # Elements and texts fit position by position or not at all.
+            self.misfits += 1
+            return self.lenient(items, owner, start, end, env)
+        if plan == GREEDY:
+            state = (self.misfits, self.explained)
+            local: Env = {}
+            found = self.greedy(items, children, start, end, local)
+            if found is not None and found[1] == end:
+                env.update(local)
+                return found[0]
+            # The only parse there could be failed: so would the search.
+            self.misfits, self.explained = state
+            self.misfits += 1
+            return self.lenient(items, owner, start, end, env)
+        return self.search(items, owner, start, end, env)
+
+    def greedy(self, items: list[TNode], children: list[Node], j: int, end: int,
+               env: Env) -> tuple[float, int] | None:
+        """One left-to-right pass over a deterministic hedge (see
+        :mod:`._plan`): ``(weight, where it ended)``, or None."""
+        weight = 0.0
+        for item in items:
+            if isinstance(item, Elem):
+                if j >= end:
+                    return None
+                child = children[j]
+                if child.tag != item.tag or not self.shallow(item, child):
+                    return None
+                weight += self.elem(item, child, env)
+                j += 1
+            elif isinstance(item, Text):
+                if j >= end or children[j].tag != TEXT:
+                    return None
+                weight += self.text(item, children[j], env)
+                j += 1
+            elif isinstance(item, Opt):
+                if j < end and self.starts(item.uid, children[j]):
+                    found = self.greedy([item.child], children, j, end, env)
+                    if found is None:
+                        return None
+                    j = found[1]
+                    env[item.uid] = True
+                else:
+                    env[item.uid] = False
+            elif isinstance(item, Set):
+                reps: list[Env] = []
+                best = 0.0
+                while j < end and self.starts(item.uid, children[j]):
+                    rep: Env = {}
+                    found = self.greedy(item.children, children, j, end, rep)
+                    if found is None or found[1] == j:
+                        return None
+                    reps.append(rep)
+                    best = max(best, found[0])
+                    j = found[1]
+                if not reps:
+                    return None
+                env[item.uid] = reps
+                weight += best
+            else:
+                return None
+        return weight, j
+
+    def starts(self, uid: int, node: Node) -> bool:
+        """Whether ``node`` can start the content of optional or set ``uid``
+        (in a deterministic hedge, whether it must)."""
+        tags, items = self.c.first[uid]
+        if node.tag not in tags:
+            return False
+        for item in items:
+            if isinstance(item, Elem):
+                if item.tag == node.tag and self.shallow(item, node):
+                    return True
+            elif node.tag == TEXT:
+                fixed = self.c.fixed_text.get(item.uid)
+                if fixed is None or fixed == node.value:
+                    return True
+        return False
+
+    def search(self, items: list[TNode], owner: Node, start: int, end: int, env: Env) -> float:
+        """The general case: parse by shallow fits, then match deeply."""
         spans = self._parse(items, owner, start, end, self.item_ends)
         if spans is None:
             self.misfits += 1
@@ -341,6 +472,13 @@ class Matcher:
 
     def text(self, item: Text, node: Node, env: Env) -> float:
         value = node.value
+        fixed = self.c.fixed_text.get(item.uid)
+        if fixed is not None:
+            if value == fixed:
+                self.explained += 1
+                return 1.0
+            self.misfits += 1
+            return 0.0
         slots = item.split(value)
         if slots is None:
             self.misfits += 1
@@ -371,9 +509,10 @@ class Matcher:
             reps = env.setdefault(item.uid, [])
             best = 0.0
             tags = self.c.tags[item.uid]
+            plan = self.c.plans[item.uid]
             for rep_begin, rep_end in self._split_reps(item, owner, begin, end):
                 rep_env: Env = {}
-                weight = self.hedge(item.children, tags, owner, rep_begin, rep_end, rep_env)
+                weight = self.hedge(item.children, plan, tags, owner, rep_begin, rep_end, rep_env)
                 best = max(best, weight)
                 reps.append(rep_env)
             return best
