@@ -556,9 +556,10 @@ class Matcher:
             item = items[i]
             row, below = best[i], best[i + 1]
             for j in range(n - 1, -1, -1):
-                score, pick = below[j], (_SKIP_ITEM, 0)
-                if row[j + 1] > score:
-                    score, pick = row[j + 1], (_SKIP_NODE, 0)
+                # Ties go to taking the node now: a page node the template
+                # lacks counts as inserted *after* what aligned ("UPC: x"
+                # after "ISBN-13: y"), never as pushing a value onto it.
+                score, pick = -1.0, (_SKIP_ITEM, 0)
                 for stop, gain in self._segments(item, owner, start + j):
                     stop -= start
                     if stop > n:
@@ -567,6 +568,10 @@ class Matcher:
                         score, pick = gain + below[stop], (_TAKE, stop)
                     if isinstance(item, Set) and gain * 0.5 + row[stop] > score:
                         score, pick = gain * 0.5 + row[stop], (_REPEAT, stop)
+                if row[j + 1] > score:
+                    score, pick = row[j + 1], (_SKIP_NODE, 0)
+                if below[j] > score:
+                    score, pick = below[j], (_SKIP_ITEM, 0)
                 row[j] = score
                 choice[i][j] = pick
         matched = 0.0
