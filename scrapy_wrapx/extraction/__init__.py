@@ -29,6 +29,7 @@ def _compiled(template: Template) -> Compiled:
     if compiled is None:
         compiled = Compiled(template)
         compiled.data = _data_nodes(template)
+        compiled.program = _program(template.root.children, compiled.data)
         template.__dict__["_compiled"] = compiled
     return compiled
 
@@ -53,6 +54,36 @@ def _data_nodes(template: Template) -> frozenset[int]:
         elif node.name:
             data.add(node.uid)
     return frozenset(data)
+
+
+#: Steps of a collection program (see :func:`_program`).
+_TEXT, _ATTRS, _SET, _BLOB = 0, 1, 2, 3
+
+
+def _program(items: list[TNode], data: frozenset[int]) -> list[tuple[Any, ...]]:
+    """The data nodes below ``items`` as a flat list of steps, in page
+    order. Elements and optionals need no step of their own: the
+    environment is flat within a record (keyed by uid) and holds nothing
+    for an absent optional, so only sets, which open a record each, nest."""
+    steps: list[tuple[Any, ...]] = []
+    for item in items:
+        if item.uid not in data:
+            continue
+        if isinstance(item, Elem):
+            if item.names:
+                fields = tuple((index, item.names[name]) for index, name
+                               in enumerate(item.variant_attrs) if item.names.get(name))
+                steps.append((_ATTRS, item.uid, fields))
+            steps.extend(_program(item.children, data))
+        elif isinstance(item, Text):
+            steps.append((_TEXT, item.uid, tuple(item.names)))
+        elif isinstance(item, Opt):
+            steps.extend(_program([item.child], data))
+        elif isinstance(item, Set):
+            steps.append((_SET, item.uid, item.name, _program(item.children, data)))
+        elif isinstance(item, Blob):
+            steps.append((_BLOB, item.uid, item.name))
+    return steps
 
 
 def extract(template: Template, page: str | bytes | PageTree, url: str | None = None) -> Extraction:
@@ -82,53 +113,48 @@ def extract(template: Template, page: str | bytes | PageTree, url: str | None = 
     coverage = min(1.0, matcher.explained / len(page.leaves)) if page.leaves else 1.0
     fields: dict[str, list[str]] = {name: [] for name in template.field_names}
     records: dict[str, list[dict[str, Any]]] = {}
-    _collect(root.children, env, fields, records, None, compiled.data)
+    _collect(compiled.program, env, fields, records, None)
     ok = score >= template.match_threshold and coverage >= template.coverage_threshold
     return Extraction(fields, records, score, ok, url, env, coverage)
 
 
-def _collect(items: list[TNode], env: Env, fields: dict[str, list[str]],
-             records: dict[str, list[dict[str, Any]]], record: dict[str, Any] | None,
-             data: frozenset[int]) -> None:
-    """Walk the template in page order, gathering field values; inside a set,
-    also into the current record."""
-    for item in items:
-        if item.uid not in data:
+def _collect(program: list[tuple[Any, ...]], env: Env, fields: dict[str, list[str]],
+             records: dict[str, list[dict[str, Any]]], record: dict[str, Any] | None) -> None:
+    """Run a collection program (:func:`_program`) on an environment,
+    gathering field values in page order; inside a set, also into the
+    current record."""
+    get = env.get
+    for step in program:
+        kind, uid = step[0], step[1]
+        value = get(uid)
+        if value is None:
             continue
-        if isinstance(item, Elem):
-            values = env.get(item.uid)
-            if values is not None and item.names:
-                for name, value in zip(item.variant_attrs, values, strict=True):
-                    field = item.names.get(name)
-                    if field and value:
-                        _add(fields, record, field, value)
-            _collect(item.children, env, fields, records, record, data)
-        elif isinstance(item, Text):
-            value = env.get(item.uid)
+        if kind == _TEXT:
+            names = step[2]
             if isinstance(value, str):
-                if item.names and item.names[0] and value:
-                    _add(fields, record, item.names[0], value)
-            elif value is not None:
-                for name, slot in zip(item.names, value, strict=True):
+                if names and names[0] and value:
+                    _add(fields, record, names[0], value)
+            else:
+                for name, slot in zip(names, value, strict=True):
                     if name and slot:
                         _add(fields, record, name, slot)
-        elif isinstance(item, Opt):
-            if env.get(item.uid):
-                _collect([item.child], env, fields, records, record, data)
-        elif isinstance(item, Set):
+        elif kind == _ATTRS:
+            for index, name in step[2]:
+                attr = value[index]
+                if attr:
+                    _add(fields, record, name, attr)
+        elif kind == _SET:
             rows: list[dict[str, Any]] = []
-            for rep in env.get(item.uid, []):
+            for rep in value:
                 row: dict[str, Any] = {}
-                _collect(item.children, rep, fields, {}, row, data)
+                _collect(step[3], rep, fields, {}, row)
                 rows.append(row)
-            if record is None:
-                records.setdefault(item.name, []).extend(rows)
-            else:
-                record.setdefault(item.name, []).extend(rows)
-        elif isinstance(item, Blob):
-            texts = [str(label) for _, tag, label in env.get(item.uid, []) if tag == TEXT]
-            if texts and item.name:
-                _add(fields, record, item.name, " ".join(texts))
+            target = records if record is None else record
+            target.setdefault(step[2], []).extend(rows)
+        else:
+            texts = [str(label) for _, tag, label in value if tag == TEXT]
+            if texts and step[2]:
+                _add(fields, record, step[2], " ".join(texts))
 
 
 def _add(fields: dict[str, list[str]], record: dict[str, Any] | None, name: str, value: str) -> None:

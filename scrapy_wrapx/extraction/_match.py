@@ -72,6 +72,8 @@ class Compiled:
         self.tags: dict[int, tuple[str, ...] | None] = {}
         #: Uids of nodes with a field at or below them (set by the caller).
         self.data: frozenset[int] = frozenset()
+        #: How to gather fields from an environment (set by the caller).
+        self.program: list[tuple[Any, ...]] = []
         #: Per element: what :meth:`Matcher.elem` reads, in one lookup.
         self.elems: dict[int, tuple[Any, ...]] = {}
         #: Per set: the plan of one repetition's hedge.
@@ -226,19 +228,20 @@ class Matcher:
         dead: set[tuple[int, int]] = set()
         frames: list[list[Any]] = []  # [start, candidate ends, next candidate]
         position = start
-        ambiguous = False
         while True:
             level = len(frames)
             if level == count:
                 if position == end:
-                    self.ambiguous = ambiguous
+                    # Ambiguous when an alternative on the way was left
+                    # untried (one that failed is no alternative).
+                    self.ambiguous = any(frame[2] < len(frame[1]) for frame in frames)
                     return [(frame[0], frame[1][frame[2] - 1]) for frame in frames]
             elif (level, position) not in dead:
-                candidates = sorted(
-                    (e for e in ends(items[level], owner, position) if e <= end), reverse=True
+                found = ends(items[level], owner, position)
+                candidates = (
+                    [e for e in found if e <= end] if len(found) < 2
+                    else sorted((e for e in found if e <= end), reverse=True)
                 )
-                if len(candidates) > 1:
-                    ambiguous = True
                 frames.append([position, candidates, 0])
             while frames:
                 frame = frames[-1]
@@ -332,8 +335,10 @@ class Matcher:
 
     def greedy(self, items: list[TNode], children: list[Node], j: int, end: int,
                env: Env) -> tuple[float, int] | None:
-        """One left-to-right pass over a deterministic hedge (see
-        :mod:`._plan`): ``(weight, where it ended)``, or None."""
+        """One left-to-right pass over a hedge, taking every optional and
+        repetition that can start (in a deterministic hedge, see
+        :mod:`._plan`, the only parse): ``(weight, where it ended)``, or
+        None."""
         weight = 0.0
         for item in items:
             if isinstance(item, Elem):
@@ -393,9 +398,47 @@ class Matcher:
                     return True
         return False
 
+    def _greedy_ends(self, items: list[TNode], children: list[Node], j: int, end: int,
+                     spans: list[tuple[int, int]] | None) -> int | None:
+        """Where a greedy pass by shallow fits ends (no deep matching): the
+        first path the depth-first parse tries, without its bookkeeping."""
+        for item in items:
+            begin = j
+            if isinstance(item, Elem):
+                if j >= end or children[j].tag != item.tag or not self.shallow(item, children[j]):
+                    return None
+                j += 1
+            elif isinstance(item, Text):
+                if j >= end or children[j].tag != TEXT or item.split(children[j].value) is None:
+                    return None
+                j += 1
+            elif isinstance(item, Opt):
+                if j < end and self.starts(item.uid, children[j]):
+                    found = self._greedy_ends([item.child], children, j, end, None)
+                    if found is None:
+                        return None
+                    j = found
+            elif isinstance(item, Set):
+                while j < end and self.starts(item.uid, children[j]):
+                    found = self._greedy_ends(item.children, children, j, end, None)
+                    if found is None or found == j:
+                        return None
+                    j = found
+                if j == begin:
+                    return None
+            else:
+                return None
+            if spans is not None:
+                spans.append((begin, j))
+        return j
+
     def search(self, items: list[TNode], owner: Node, start: int, end: int, env: Env) -> float:
         """The general case: parse by shallow fits, then match deeply."""
-        spans = self._parse(items, owner, start, end, self.item_ends)
+        spans: list[tuple[int, int]] | None = []
+        if self._greedy_ends(items, owner.children, start, end, spans) == end:
+            self.ambiguous = True
+        else:
+            spans = self._parse(items, owner, start, end, self.item_ends)
         if spans is None:
             self.misfits += 1
             return self.lenient(items, owner, start, end, env)
@@ -411,11 +454,15 @@ class Matcher:
             exact = self._parse(items, owner, start, end, self.exact_ends)
             if exact is not None and exact != spans:
                 self.misfits, self.explained = state
-                local = {}
-                weight = 0.0
-                for item, (begin, finish) in zip(items, exact, strict=True):
-                    weight += self.take(item, owner, begin, finish, local)
+                return self._take_all(items, owner, exact, env)
         env.update(local)
+        return weight
+
+    def _take_all(self, items: list[TNode], owner: Node, spans: list[tuple[int, int]],
+                  env: Env) -> float:
+        weight = 0.0
+        for item, (begin, finish) in zip(items, spans, strict=True):
+            weight += self.take(item, owner, begin, finish, env)
         return weight
 
     # -- exact fit, only where shallow fits were ambiguous ----------------
