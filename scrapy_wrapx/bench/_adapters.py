@@ -6,8 +6,18 @@
   element (``adaptive=True``). The value is the same ``text()[k]`` of the
   element the target was.
 * ``autoscraper``: AutoScraper learns rules from the reference page and
-  the target's values (``build(wanted_list=...)``) and applies them to the
-  variant (``get_result_exact``).
+  the target's values (``build(html=..., wanted_list=[...])``, one scraper
+  per attribute) and applies them to the variant (``get_result_exact``, the
+  one value per learned rule; ``get_result_similar`` returns every element
+  of the rule's shape, which for a detail page is noise). Two limits are
+  the library's own, not the adapter's: it matches a wanted value against a
+  whole element's text, its direct text or an attribute, so a value that is
+  one text node of a mixed-content element (``<b>ISBN-13:</b> 978...<br>``)
+  cannot be learned and is reported so; and its rules match a missing
+  ``class``/``style`` attribute with ``""``, which BeautifulSoup 4.13+
+  no longer accepts (``""`` now matches nothing, every rule loses its
+  path and selects the whole page). :class:`_AutoScraper` restores the
+  intended meaning by writing ``None`` ("attribute absent") instead.
 
 Both are used only when importable; neither is a dependency.
 """
@@ -55,17 +65,13 @@ def _scrapling(html: str, url: str, targets: list[SiteTarget]) -> Runner:
     reference = Selector(html, url=url, adaptive=True, storage_args=storage)
     for target in targets:
         for number, (xpath, _) in enumerate(target.text_indexes):
-            reference.xpath(
-                xpath, auto_save=True, identifier=f"{target.attribute}/{number}"
-            )
+            reference.xpath(xpath, auto_save=True, identifier=f"{target.attribute}/{number}")
 
     def run(target: SiteTarget, variant: str, variant_url: str) -> list[str]:
         page = Selector(variant, url=url, adaptive=True, storage_args=storage)
         values = []
         for number, (xpath, text_index) in enumerate(target.text_indexes):
-            found = page.xpath(
-                xpath, adaptive=True, identifier=f"{target.attribute}/{number}"
-            )
+            found = page.xpath(xpath, adaptive=True, identifier=f"{target.attribute}/{number}")
             for element in found[:1]:
                 if text_index:
                     value = element.xpath(f"./text()[{text_index}]").get()
@@ -79,15 +85,34 @@ def _scrapling(html: str, url: str, targets: list[SiteTarget]) -> Runner:
 
 
 def _autoscraper(html: str, url: str, targets: list[SiteTarget]) -> Runner:
+    import warnings
+
     from autoscraper import AutoScraper  # type: ignore[import-untyped]
 
+    class _AutoScraper(AutoScraper):  # type: ignore[misc]
+        @staticmethod
+        def _get_valid_attrs(item: Any) -> dict[str, Any]:
+            # "" meant "absent" before BeautifulSoup 4.13; None means it now.
+            attrs = AutoScraper._get_valid_attrs(item)
+            return {key: None if value == "" else value for key, value in attrs.items()}
+
+    # autoscraper calls BeautifulSoup's deprecated camelCase aliases.
+    warnings.filterwarnings("ignore", category=DeprecationWarning, module="autoscraper")
     scrapers: dict[str, Any] = {}
     for target in targets:
-        scraper = AutoScraper()
+        scraper = _AutoScraper()
         try:
-            scraper.build(html=html, wanted_list=list(target.values))
-        except Exception:  # noqa: BLE001 - autoscraper fails on pages it cannot learn
-            print(f"  autoscraper cannot learn {target.attribute}", file=sys.stderr)
+            learned = scraper.build(html=html, wanted_list=list(target.values))
+        except Exception as exc:  # noqa: BLE001 - a rival's crash counts as no rule
+            print(f"  autoscraper cannot learn {target.attribute}: {exc!r}", file=sys.stderr)
+            continue
+        if not scraper.stack_list or not learned:
+            print(
+                f"  autoscraper cannot learn {target.attribute}: no element's text or "
+                f"attribute equals {list(target.values)!r} (a text node inside "
+                "mixed content)",
+                file=sys.stderr,
+            )
             continue
         scrapers[target.attribute] = scraper
 

@@ -75,9 +75,7 @@ def output_of(tree: PageTree, node: Node, attribute: str | None) -> tuple[str, s
     a text's text, an attribute's value, an element's text (or, for an
     element leaf such as ``<img>``, its data attribute)."""
     if attribute is not None:
-        return f"{node.xpath}/@{attribute}", fold_whitespace(
-            node.element.get(attribute) or ""
-        )
+        return f"{node.xpath}/@{attribute}", fold_whitespace(node.element.get(attribute) or "")
     if node.is_text or node.is_leaf:
         return node.xpath, node.value
     return node.xpath, tree.text_of(node)

@@ -13,14 +13,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .._text import fold_whitespace
 from ._page import PageIndex, page_index, to_tree
-from ._select import evaluate, output_of
+from ._select import Pick, evaluate, output_of
+from .confidence import Evidence, probability, shape_similarity
 from .mapping import POCKET_LIMIT, ArrayTree, map_trees
-from .neighbour import agreement, choose_center, unchanged_pairs, votes
+from .neighbour import (
+    STRONG,
+    WEAK,
+    Vote,
+    agreement,
+    choose_center,
+    unchanged_pairs,
+    votes,
+)
 from .paths import path_score
 from .reference import Target, TargetReference, build_reference
 
@@ -35,6 +45,8 @@ Source = Literal["selector", "relocated", "refused"]
 
 #: Scores closer than this are ties (SSP returns ties together, thesis §5.1).
 _TIE = 1e-9
+#: Alternatives (rank > 0) returned per target besides the answer.
+_ALTERNATIVES = 10
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,8 @@ class Candidate:
     #: 0 for the answer (one node, or several: a list target's members, ties
     #: of SSP, or the repeats an unindexed XPath step selects), then 1, 2...
     rank: int = 0
+    #: What the confidence was computed from (:class:`~.confidence.Evidence`).
+    evidence: Evidence | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -79,13 +93,9 @@ class HybridLocator:
         if method not in METHODS:
             raise ValueError(f"Unknown locator method: {method!r}")
         if radius < 1:
-            raise ValueError(
-                f"The neighbour zone radius must be positive, got {radius!r}"
-            )
+            raise ValueError(f"The neighbour zone radius must be positive, got {radius!r}")
         if window < radius:
-            raise ValueError(
-                f"The reference window must cover the radius, got {window!r}"
-            )
+            raise ValueError(f"The reference window must cover the radius, got {window!r}")
         self.method: Method = method  # type: ignore[assignment]
         self.radius = radius
         self.window = window
@@ -104,9 +114,7 @@ class HybridLocator:
         picks = evaluate(tree, selector)
         if not picks:
             raise ValueError(f"Selector {selector!r} selects nothing on the page")
-        return build_reference(
-            page_index(tree), picks, selector, url or tree.url, self.window
-        )
+        return build_reference(page_index(tree), picks, selector, url or tree.url, self.window)
 
     def reference_by_example(
         self, page: str | bytes | PageTree, example: str, url: str | None = None
@@ -126,8 +134,7 @@ class HybridLocator:
                 (
                     node
                     for node in tree.nodes
-                    if not node.is_leaf
-                    and fold_whitespace(tree.text_of(node)) == wanted
+                    if not node.is_leaf and fold_whitespace(tree.text_of(node)) == wanted
                 ),
                 None,
             )
@@ -144,43 +151,17 @@ class HybridLocator:
         url: str | None = None,
     ) -> list[Candidate]:
         """Candidates for ``reference`` on ``page``, best first (a list target:
-        its members in document order); empty when nothing qualifies."""
+        its members in document order); empty when nothing qualifies.
+
+        A candidate's confidence is the calibrated probability that it is
+        the target (:mod:`.confidence`); the stored selector selecting it
+        is part of that evidence."""
         tree = to_tree(page, url)
-        if not tree.leaves:
-            return []
-        index = page_index(tree)
-        ref_tree = self._reference_tree(reference)
-        pairs = map_trees(ref_tree, index.array, self.pocket_limit)
-        unchanged = unchanged_pairs(ref_tree, index.array, pairs)
-        found: dict[int, tuple[Target, float]] = {}
-        ranked: list[tuple[int, Target, float]] = []
-        for target in reference.targets:
-            for leaf, confidence in self._relocate(ref_tree, target, unchanged, index):
-                ranked.append((leaf, target, confidence))
-                if not reference.is_list:
-                    continue
-                previous = found.get(leaf)
-                if previous is None or previous[1] < confidence:
-                    found[leaf] = (target, confidence)
-        if not reference.is_list:
-            if not ranked:
-                return []
-            best, target, confidence = ranked[0]
-            answer = [best]
-            if self.method == "ssp":
-                answer = [leaf for leaf, _, c in ranked if c >= confidence - _TIE]
-            else:
-                answer = _repeats(tree, target, best)
-            group = [(leaf, target, confidence, 0) for leaf in answer]
-            rest = [
-                (leaf, t, c, rank)
-                for rank, (leaf, t, c) in enumerate(ranked, 1)
-                if leaf not in answer
-            ]
-            return self._candidates(tree, group + rest)
-        found = _expand_list(index, reference, found)
-        members = sorted((leaf, t, c, 0) for leaf, (t, c) in found.items())
-        return self._candidates(tree, members)
+        try:
+            picks = evaluate(tree, reference.selector)
+        except ValueError:
+            picks = []
+        return self._locate(reference, tree, picks)
 
     def resolve(
         self,
@@ -199,7 +180,7 @@ class HybridLocator:
             picks = evaluate(tree, selector or reference.selector)
         except ValueError:
             picks = []
-        candidates = self.locate(reference, tree)
+        candidates = self._locate(reference, tree, picks)
         answer = [candidate for candidate in candidates if candidate.rank == 0]
         if picks and answer:
             hits = [output_of(tree, pick.node, pick.attribute) for pick in picks]
@@ -227,6 +208,70 @@ class HybridLocator:
 
     # -- internals --------------------------------------------------------------
 
+    def _locate(
+        self, reference: TargetReference, tree: PageTree, picks: list[Pick]
+    ) -> list[Candidate]:
+        if not tree.leaves:
+            return []
+        index = page_index(tree)
+        ref_tree = self._reference_tree(reference)
+        pairs = map_trees(ref_tree, index.array, self.pocket_limit)
+        unchanged = unchanged_pairs(ref_tree, index.array, pairs)
+        context = _Context(
+            ref_tree,
+            index,
+            unchanged,
+            dict(pairs),
+            {i for i, _ in unchanged},
+            {pick.node.first_leaf for pick in picks if pick.node.first_leaf >= 0},
+        )
+        if reference.is_list:
+            # Each member's answer votes for the list's container; the
+            # runners-up are no members.
+            found: dict[int, tuple[Target, float, Evidence]] = {}
+            for target in reference.targets:
+                ranking = self._relocate(target, context)
+                if ranking is None:
+                    continue
+                leaf, evidence = ranking.rows[0]
+                confidence = probability(self.method, evidence)
+                previous = found.get(leaf)
+                if previous is None or previous[1] < confidence:
+                    found[leaf] = (target, confidence, evidence)
+            expanded = _expand_list(index, reference, found)
+            members = sorted((leaf, t, c, e, 0) for leaf, (t, c, e) in expanded.items())
+            return self._candidates(tree, members)
+        target = reference.targets[0]
+        ranking = self._relocate(target, context)
+        if ranking is None:
+            return []
+        best, evidence = ranking.rows[0]
+        group = [(best, target, probability(self.method, evidence), evidence, 0)]
+        if self.method == "ssp":
+            # SSP selects every tie of the top path score (thesis §5.1).
+            extra = [(leaf, e) for leaf, e in ranking.rows[1:] if e.path >= evidence.path - _TIE]
+        else:
+            extra = [
+                (leaf, ranking.evidence_of(leaf))
+                for leaf in _repeats(tree, target, best)
+                if leaf != best
+            ]
+        for leaf, extra_evidence in extra:
+            # A repeat (or a tie) joins the answer only when it is itself
+            # more likely than not the target: a cell a redesign inserts
+            # into the target's row repeats the step too, and is no value.
+            confidence = probability(self.method, extra_evidence)
+            if confidence >= 0.5:
+                group.append((leaf, target, confidence, extra_evidence, 0))
+        group.sort(key=lambda item: item[0])
+        chosen = {item[0] for item in group}
+        rest = [
+            (leaf, target, probability(self.method, e), e, rank)
+            for rank, (leaf, e) in enumerate(ranking.rows, 1)
+            if leaf not in chosen
+        ]
+        return self._candidates(tree, group + rest)
+
     def _reference_tree(self, reference: TargetReference) -> ArrayTree:
         cached = self._trees.get(id(reference))
         if cached is not None and cached[0] is reference:
@@ -237,87 +282,217 @@ class HybridLocator:
         self._trees[id(reference)] = (reference, tree)
         return tree
 
-    def _relocate(
-        self,
-        ref_tree: ArrayTree,
-        target: Target,
-        unchanged: list[tuple[int, int]],
-        index: PageIndex,
-    ) -> list[tuple[int, float]]:
-        """Leaf indexes with confidences for one target, best first."""
-        cast = votes(ref_tree, target, unchanged, index)
+    def _relocate(self, target: Target, context: _Context) -> _Ranking | None:
+        """The ranked leaves for one target: the answer, then up to
+        ``_ALTERNATIVES`` runners-up; None when nothing qualifies."""
+        ref_tree, index = context.ref_tree, context.index
+        cast = votes(ref_tree, target, context.unchanged, index)
         center = choose_center(cast)
         leaves = index.tree.leaves
+        same = index.leaves_of(target.prop)
+        label = _label_partner(ref_tree, target, context.unchanged, index)
+        after_label = -1
+        if label is not None:
+            # The first leaf of the target's property after its label: an
+            # icon or an empty cell inserted between them changes nothing.
+            position = bisect_right(same, label)
+            after_label = same[position] if position < len(same) else -1
         if self.method == "ssn":
             if center is None or leaves[center].prop != target.prop:
-                return []
-            return [(center, agreement(cast, center, self.radius))]
-        if self.method == "ssp" or center is None:
-            scored = self._score(target, index, index.leaves_of(target.prop))
-            if not scored:
-                return []
-            top = scored[0][1]
-            ties = [leaf for leaf, score in scored if score >= top - _TIE]
-            # SSP selects all ties together (thesis §5.1); they share the doubt.
-            share = top / len(ties)
-            if self.method != "ssp":
-                share /= 2  # no neighbour zone backs this guess
-            return [(leaf, share) for leaf in sorted(ties)]
-        low, high = center - self.radius, center + self.radius
-        zone = [
-            leaf.leaf_index
-            for leaf in leaves[max(0, low) : high + 1]
-            if leaf.prop == target.prop
-        ]
-        # Rank the zone by path similarity weighed with how much of the
-        # unchanged neighbourhood points at each leaf: SSP alone cannot tell
-        # apart sibling texts of one element, the neighbours can.
-        label = _label_partner(ref_tree, target, unchanged, index)
-        ranked = []
-        for leaf, score in self._score(target, index, zone):
-            support = agreement(cast, leaf, self.radius)
-            if label is not None:
-                # The leaf right after the target's unchanged label (the
-                # "ISBN-13:" before an ISBN) has as much say as the votes.
-                support = (support + (1.0 if leaf == label + 1 else 0.0)) / 2
-            ranked.append((leaf, score * (0.5 + 0.5 * support)))
-        ranked.sort(
-            key=lambda item: (-round(item[1], 9), abs(item[0] - center), item[0])
+                return None
+            others = {vote.leaf for vote in cast if vote.leaf != center}
+            zone = [center, *sorted(others)]
+            zone = [leaf for leaf in zone if leaves[leaf].prop == target.prop]
+        elif self.method == "ssp" or center is None:
+            zone = same
+        else:
+            low, high = center - self.radius, center + self.radius
+            zone = [
+                leaf.leaf_index
+                for leaf in leaves[max(0, low) : high + 1]
+                if leaf.prop == target.prop
+            ]
+        if not zone:
+            return None
+        near, mapped = _mapped_shares(ref_tree, target, context.unchanged_ref, self.radius)
+        partner = context.partner.get(target.node, -1)
+        partner_leaf = -1
+        if partner >= 0 and not index.array.children[partner]:
+            partner_leaf = index.array.first_leaf[partner]
+        ranking = _Ranking(
+            self.method,
+            self.radius,
+            target,
+            context,
+            cast,
+            center,
+            label is not None,
+            after_label,
+            max((vote.strength for vote in cast), default=-1),
+            near,
+            mapped,
+            partner_leaf,
         )
-        return ranked
-
-    def _score(
-        self, target: Target, index: PageIndex, leaves: list[int]
-    ) -> list[tuple[int, float]]:
-        scored = [
-            (leaf, path_score(target.features, index.features(leaf), index.unit_cache))
-            for leaf in leaves
-        ]
-        scored.sort(key=lambda item: (-item[1], item[0]))
-        return scored
+        ranking.rank(zone)
+        return ranking
 
     def _candidates(
-        self, tree: PageTree, found: list[tuple[int, Target, float, int]]
+        self,
+        tree: PageTree,
+        found: list[tuple[int, Target, float, Evidence, int]],
     ) -> list[Candidate]:
         result: list[Candidate] = []
         seen: set[str] = set()
-        for leaf, target, confidence, rank in found:
+        for leaf, target, confidence, evidence, rank in found:
             node: Node | None = tree.leaves[leaf]
             for _ in range(target.up):
                 node = node.parent if node is not None else None
             if node is None:
                 continue
-            if (
-                target.attribute is not None
-                and node.element.get(target.attribute) is None
-            ):
+            if target.attribute is not None and node.element.get(target.attribute) is None:
                 continue
             xpath, text = output_of(tree, node, target.attribute)
             if xpath in seen:
                 continue
             seen.add(xpath)
-            result.append(Candidate(xpath, text, max(0.0, min(1.0, confidence)), rank))
+            result.append(Candidate(xpath, text, max(0.0, min(1.0, confidence)), rank, evidence))
         return result
+
+
+@dataclass
+class _Context:
+    """What one relocation on one page shares between its targets."""
+
+    ref_tree: ArrayTree
+    index: PageIndex
+    unchanged: list[tuple[int, int]]
+    #: Reference node -> variant node, for every mapped pair.
+    partner: dict[int, int]
+    #: Reference nodes of the unchanged pairs.
+    unchanged_ref: set[int]
+    #: Leaf indexes the stored selector selects (anchor leaves).
+    selected: set[int]
+
+
+class _Ranking:
+    """One target's ranked leaves on one page, and the evidence of any leaf
+    of the page against the same neighbourhood (for repeats of the answer
+    outside the ranked zone)."""
+
+    def __init__(
+        self,
+        method: str,
+        radius: int,
+        target: Target,
+        context: _Context,
+        cast: list[Vote],
+        center: int | None,
+        has_label: bool,
+        after_label: int,
+        strength: int,
+        near: float,
+        mapped: float,
+        partner_leaf: int,
+    ) -> None:
+        self.method = method
+        self.radius = radius
+        self.target = target
+        self.context = context
+        self.cast = cast
+        self.center = center
+        self.has_label = has_label
+        self.after_label = after_label
+        self.strength = strength
+        self.near = near
+        self.mapped = mapped
+        self.partner_leaf = partner_leaf
+        self.rows: list[tuple[int, Evidence]] = []
+        self._top = 0.0
+        self._second = 0.0
+        self._best_path = 0.0
+
+    def _score(self, leaf: int) -> tuple[float, float, float, float]:
+        """(ranking score, path score, vote support, label hit) of a leaf."""
+        index = self.context.index
+        path = path_score(self.target.features, index.features(leaf), index.unit_cache)
+        support = agreement(self.cast, leaf, self.radius)
+        hit = 1.0 if leaf == self.after_label else 0.0
+        if self.method == "ssn":
+            # The center first, then the other leaves the votes point at.
+            score = support + (1.0 if leaf == self.center else 0.0)
+        elif self.method == "ssp" or self.center is None:
+            score = path
+        else:
+            # Path similarity weighed with how much of the unchanged
+            # neighbourhood points at the leaf: SSP alone cannot tell apart
+            # sibling texts of one element, the neighbours can; the leaf
+            # after the target's unchanged label ("ISBN-13:") has as much
+            # say as the votes.
+            backing = (support + hit) / 2 if self.has_label else support
+            score = path * (0.5 + 0.5 * backing)
+        return score, path, support, hit
+
+    def rank(self, zone: list[int]) -> None:
+        scored = [(leaf, *self._score(leaf)) for leaf in zone]
+        middle = self.center if self.center is not None else 0
+        scored.sort(key=lambda row: (-round(row[1], 9), abs(row[0] - middle), row[0]))
+        self._best_path = max(row[2] for row in scored)
+        self._top = scored[0][1]
+        self._second = scored[1][1] if len(scored) > 1 else 0.0
+        top = scored[0][1]
+        ties = sum(1 for row in scored if row[1] >= top - _TIE)
+        kept = scored[: ties + _ALTERNATIVES]
+        self.rows = [
+            (leaf, self._evidence(leaf, score, path, support, hit, number == 0))
+            for number, (leaf, score, path, support, hit) in enumerate(kept)
+        ]
+
+    def evidence_of(self, leaf: int) -> Evidence:
+        """The evidence of any leaf, ranked or not."""
+        for ranked, evidence in self.rows:
+            if ranked == leaf:
+                return evidence
+        return self._evidence(leaf, *self._score(leaf), False)
+
+    def _evidence(
+        self,
+        leaf: int,
+        score: float,
+        path: float,
+        support: float,
+        hit: float,
+        first: bool,
+    ) -> Evidence:
+        margin = score - self._second if first else score - self._top
+        return Evidence(
+            path=path,
+            support=support,
+            strong=1.0 if self.strength == STRONG else 0.0,
+            weak=1.0 if self.strength == WEAK else 0.0,
+            label_hit=hit,
+            label_miss=1.0 if self.has_label and not hit else 0.0,
+            margin=max(-1.0, min(1.0, margin)),
+            center=1.0 if leaf == self.center else 0.0,
+            path_top=1.0 if path >= self._best_path - _TIE else 0.0,
+            mapped_near=self.near,
+            mapped=self.mapped,
+            shape=shape_similarity(self.target.value, self.context.index.tree.leaves[leaf].value),
+            selector=1.0 if leaf in self.context.selected else 0.0,
+            partner=1.0 if leaf == self.partner_leaf else 0.0,
+        )
+
+
+def _mapped_shares(
+    ref_tree: ArrayTree, target: Target, unchanged: set[int], radius: int
+) -> tuple[float, float]:
+    """Shares of the reference leaves within ``radius`` leaves of the target,
+    and of all stored reference leaves, that the mapping kept unchanged."""
+    leaves = ref_tree.leaves
+    here = ref_tree.first_leaf[target.node]
+    near = leaves[max(0, here - radius) : here + radius + 1]
+    near_share = sum(1 for leaf in near if leaf in unchanged) / len(near) if near else 0.0
+    share = sum(1 for leaf in leaves if leaf in unchanged) / len(leaves) if leaves else 0.0
+    return near_share, share
 
 
 def _repeats(tree: PageTree, target: Target, leaf: int) -> list[int]:
@@ -342,9 +517,7 @@ def _repeats(tree: PageTree, target: Target, leaf: int) -> list[int]:
         position -= 1
     if not general:
         return [leaf]
-    steps = [
-        node.tag if node.index in general else node.step for node in goal.path_nodes()
-    ]
+    steps = [node.tag if node.index in general else node.step for node in goal.path_nodes()]
     xpath = tree.root.xpath + "/" + "/".join(steps)
     found = {leaf}
     results = tree.document.xpath(xpath)
@@ -375,14 +548,16 @@ def _label_partner(
 
 
 def _expand_list(
-    index: PageIndex, reference: TargetReference, found: dict[int, tuple[Target, float]]
-) -> dict[int, tuple[Target, float]]:
+    index: PageIndex,
+    reference: TargetReference,
+    found: dict[int, tuple[Target, float, Evidence]],
+) -> dict[int, tuple[Target, float, Evidence]]:
     """The members of a relocated list: the relocated members inside the
     container they vote for (weighed by confidence), plus the leaves below
     it whose path from it matches a stored member's."""
     tree = index.tree
     containers: dict[int, float] = {}
-    for number, (member, confidence) in found.items():
+    for number, (member, confidence, _) in found.items():
         if member.list_path is None:
             continue
         above: Node | None = tree.leaves[number]
@@ -394,7 +569,7 @@ def _expand_list(
         return found
     container = tree.nodes[min(containers, key=lambda key: (-containers[key], key))]
     patterns = {t.list_path: t for t in reference.targets if t.list_path is not None}
-    members: dict[int, tuple[Target, float]] = {}
+    members: dict[int, tuple[Target, float, Evidence] | Target] = {}
     for leaf in tree.leaves[container.first_leaf : container.last_leaf + 1]:
         steps = []
         step_node: Node | None = leaf
@@ -404,8 +579,14 @@ def _expand_list(
         steps.reverse()
         pattern = patterns.get(tuple(steps))
         if pattern is not None and leaf.prop == pattern.prop:
-            members[leaf.leaf_index] = found.get(leaf.leaf_index, (pattern, -1.0))
-    # Members found only by the pattern get the weakest relocated member's
-    # confidence: they are as sure as the list they belong to.
-    weakest = min((c for _, c in members.values() if c >= 0), default=0.0)
-    return {leaf: (t, c if c >= 0 else weakest) for leaf, (t, c) in members.items()}
+            members[leaf.leaf_index] = found.get(leaf.leaf_index, pattern)
+    relocated = [member for member in members.values() if isinstance(member, tuple)]
+    if not relocated:
+        return {}
+    # Members found only by the pattern take the weakest relocated member's
+    # confidence and evidence: they are as sure as the list they belong to.
+    weakest = min(relocated, key=lambda member: member[1])
+    return {
+        leaf: member if isinstance(member, tuple) else (member, weakest[1], weakest[2])
+        for leaf, member in members.items()
+    }

@@ -76,9 +76,7 @@ class ArrayTree:
         for index in range(1, count):
             parent = self.parents[index]
             if not 0 <= parent < index:
-                raise ValueError(
-                    f"Node {index!r} has parent {parent!r}, not an earlier node"
-                )
+                raise ValueError(f"Node {index!r} has parent {parent!r}, not an earlier node")
             children[parent].append(index)
             depth[index] = depth[parent] + 1
         leaves = [index for index in range(count) if not children[index]]
@@ -196,9 +194,7 @@ def _chain_pairs(
     return pairs
 
 
-def _chains(
-    tree: ArrayTree, matched: Sequence[int]
-) -> dict[tuple[int, int], list[int]]:
+def _chains(tree: ArrayTree, matched: Sequence[int]) -> dict[tuple[int, int], list[int]]:
     chains: dict[tuple[int, int], list[int]] = {}
     first = tree.first_leaf
     last = tree.last_leaf
@@ -239,8 +235,7 @@ def _add_relabelled_leaves(
                 for x in gap_a
             ]
             keys_b = [
-                (_deepest_mapped(b, b.leaves[y], mapped_b), _kind(b, b.leaves[y]))
-                for y in gap_b
+                (_deepest_mapped(b, b.leaves[y], mapped_b), _kind(b, b.leaves[y])) for y in gap_b
             ]
             for op in Indel.opcodes(keys_a, keys_b):
                 if op.tag == "equal":
@@ -257,9 +252,7 @@ def _add_relabelled_leaves(
     return result
 
 
-def _deepest_mapped(
-    tree: ArrayTree, node: int, mapped: dict[int, int] | set[int]
-) -> int:
+def _deepest_mapped(tree: ArrayTree, node: int, mapped: dict[int, int] | set[int]) -> int:
     parent = tree.parents[node]
     while parent >= 0 and parent not in mapped:
         parent = tree.parents[parent]

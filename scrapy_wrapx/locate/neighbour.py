@@ -115,9 +115,7 @@ def agreement(cast: Sequence[Vote], leaf: int, radius: int) -> float:
     if not cast:
         return 0.0
     best_class = max(vote.strength for vote in cast)
-    near = [
-        vote for vote in cast if vote.distance <= radius and vote.strength == best_class
-    ]
+    near = [vote for vote in cast if vote.distance <= radius and vote.strength == best_class]
     if not near:
         return 0.0
     return sum(1 for vote in near if vote.leaf == leaf) / len(near)

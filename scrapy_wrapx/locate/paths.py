@@ -127,9 +127,7 @@ def leaf_units(node: Node) -> Units:
     return tuple(layers)
 
 
-def attr_score(
-    base: Units, other: Units, cache: dict[Any, bool] | None = None
-) -> float:
+def attr_score(base: Units, other: Units, cache: dict[Any, bool] | None = None) -> float:
     """Attribute path score, eq. 5.5 / Algorithm 3: each unit attribute of
     ``base`` that finds a match anywhere in ``other`` earns its share of
     its layer's weight ``W_i = i``. Layers without attributes are left out
@@ -161,9 +159,7 @@ def _unit_match(name: str, value: str, candidate: str, cache: dict[Any, bool]) -
     key = (name, value, candidate)
     hit = cache.get(key)
     if hit is None:
-        hit = cache[key] = (
-            unit_similarity(name, value, candidate) >= UNIT_MATCH_THRESHOLD
-        )
+        hit = cache[key] = unit_similarity(name, value, candidate) >= UNIT_MATCH_THRESHOLD
     return hit
 
 
@@ -218,8 +214,7 @@ class PathFeatures:
             tag_path,
             tuple(_cut(step) for step in tag_path),
             tuple(
-                tuple((str(name), str(value)) for name, value in layer)
-                for layer in data["units"]
+                tuple((str(name), str(value)) for name, value in layer) for layer in data["units"]
             ),
             str(data["affiliation"]),
             (int(data["order"][0]), int(data["order"][1])) if data["order"] else None,

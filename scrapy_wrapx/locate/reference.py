@@ -68,9 +68,7 @@ class Target:
     def from_json(cls, data: dict[str, Any]) -> Target:
         flat = [int(value) for value in data["triples"]]
         if len(flat) % 4:
-            raise ValueError(
-                f"Corrupt triples in target reference: {len(flat)!r} values"
-            )
+            raise ValueError(f"Corrupt triples in target reference: {len(flat)!r} values")
         return cls(
             int(data["node"]),
             data["prop"],
@@ -79,10 +77,7 @@ class Target:
             int(data["up"]),
             data["attribute"],
             PathFeatures.from_json(data["features"]),
-            tuple(
-                (flat[i], flat[i + 1], flat[i + 2], flat[i + 3])
-                for i in range(0, len(flat), 4)
-            ),
+            tuple((flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)),
             tuple(data["list_path"]) if data["list_path"] is not None else None,
         )
 
@@ -108,9 +103,7 @@ class TargetReference:
         return ArrayTree(self.labels, self.parents)
 
     def to_json(self) -> str:
-        labels = [
-            label if isinstance(label, str) else list(label) for label in self.labels
-        ]
+        labels = [label if isinstance(label, str) else list(label) for label in self.labels]
         return json.dumps(
             {
                 "format": FORMAT,
@@ -134,9 +127,7 @@ class TargetReference:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"Not a target reference: {str(text)[:60]!r}")
         if data.get("version") != VERSION:
-            raise ValueError(
-                f"Unsupported target reference version: {data.get('version')!r}"
-            )
+            raise ValueError(f"Unsupported target reference version: {data.get('version')!r}")
         try:
             labels = tuple(
                 label if isinstance(label, str) else (str(label[0]), int(label[1]))
@@ -144,19 +135,14 @@ class TargetReference:
             )
             parents = tuple(int(parent) for parent in data["parents"])
             targets = tuple(Target.from_json(target) for target in data["targets"])
-            reference = cls(
-                str(data["selector"]), data["url"], labels, parents, targets
-            )
+            reference = cls(str(data["selector"]), data["url"], labels, parents, targets)
             tree = reference.tree()
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise ValueError(f"Corrupt target reference: {exc}") from exc
         if not targets or any(
-            not 0 <= t.node < len(labels) or len(t.triples) != len(labels)
-            for t in targets
+            not 0 <= t.node < len(labels) or len(t.triples) != len(labels) for t in targets
         ):
-            raise ValueError(
-                f"Corrupt target reference: {len(targets)!r} targets do not fit"
-            )
+            raise ValueError(f"Corrupt target reference: {len(targets)!r} targets do not fit")
         del tree
         return reference
 
@@ -176,18 +162,14 @@ def build_reference(
     tree = page.tree
     anchors = [_anchor(tree, pick.node) for pick in picks]
     low = max(0, min(leaf.leaf_index for leaf, _ in anchors) - window)
-    high = min(
-        len(tree.leaves) - 1, max(leaf.leaf_index for leaf, _ in anchors) + window
-    )
+    high = min(len(tree.leaves) - 1, max(leaf.leaf_index for leaf, _ in anchors) + window)
     kept: list[Node] = []
     position: dict[int, int] = {}
     for node in tree.nodes:
         if node.first_leaf <= high and node.last_leaf >= low:
             position[node.index] = len(kept)
             kept.append(node)
-    labels = tuple(
-        leaf_label(node.tag, node.value) if node.is_leaf else node.tag for node in kept
-    )
+    labels = tuple(leaf_label(node.tag, node.value) if node.is_leaf else node.tag for node in kept)
     parents = tuple(position[node.parent.index] if node.parent else -1 for node in kept)
     list_paths = _list_paths([leaf for leaf, _ in anchors])
     targets = []
