@@ -101,7 +101,10 @@ def test_single_list_page_folds_records_into_sets() -> None:
     extraction = template.extract(html)
     assert template.render(extraction) == normalized_form(dom.parse(html))
     (records,) = [r for r in extraction.records.values() if len(r) == 8]
-    assert [r["item"] for r in records] == [w.title() for w in WORDS[:8]]  # class hint
+    # Named by its own element: the class of the record ("item") names
+    # the record, not each of its fields.
+    assert [r["h2"] for r in records] == [w.title() for w in WORDS[:8]]
+    assert [r["price"] for r in records] == [f"{i}.99" for i in range(8)]  # class hint
     nested = [key for key, value in records[2].items() if isinstance(value, list)]
     assert nested and len(records[2][nested[0]]) == 3
 

@@ -86,6 +86,7 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
         scores.append(ex.score)
     recovery, chosen = _recovery(case, extracted)
     leaked, total_values = _leak(extracted, set(chosen.values()))
+    stability = _stability(case, template, seeds, extracted)
     medians = {key: statistics.median(values) for key, values in times.items()}
     return {
         "site": case.name,
@@ -100,6 +101,7 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
         "unmatched_pages": unmatched,
         "unmatched_share": unmatched / len(rest) if rest else 0.0,
         "median_score": statistics.median(scores) if scores else 0.0,
+        **stability,
         "induce_seconds": induce_seconds,
         **medians,
         "extract_tree_x_lxml": medians["extract_tree_ms"] / medians["lxml_parse_ms"],
@@ -131,6 +133,38 @@ def _recovery(case: Case, extracted: dict[str, dict[str, list[str]]]
             found += sum(1 for v in wanted_values if v in have)
         recovery[attr] = found / total if total else 1.0
     return recovery, chosen
+
+
+def _stability(case: Case, template: Any, seeds: int,
+               extracted: dict[str, dict[str, list[str]]]) -> dict[str, Any]:
+    """Re-induce from the next ``seeds`` pages (0005–0009), alone and with
+    the first template as ``previous``, and compare the field that carries
+    each attribute (chosen as in :func:`_recovery`, on the pages after
+    both seed sets) with the first template's: the share of attributes
+    whose field has the same name."""
+    second = case.pages[seeds : 2 * seeds]
+    rest = case.pages[2 * seeds :]
+    if len(second) < seeds or not rest or not case.truth:
+        return {}
+    ids = {page_id for page_id, _, _ in rest}
+    _, first_chosen = _recovery(case, {k: v for k, v in extracted.items() if k in ids})
+    shares: dict[str, Any] = {}
+    for key, previous in (("names_stable", None), ("names_stable_previous", template)):
+        again = induce_template([html for _, _, html in second],
+                                urls=[url for _, url, _ in second], previous=previous)
+        fields = {
+            page_id: {name: [canon(v) for v in values]
+                      for name, values in again.extract(html, url).fields.items()}
+            for page_id, url, html in rest
+        }
+        _, chosen = _recovery(case, fields)
+        same = [attr for attr in first_chosen if chosen.get(attr) == first_chosen[attr]]
+        shares[key] = len(same) / len(first_chosen) if first_chosen else 1.0
+        shares[key + "_differ"] = {
+            attr: (first_chosen[attr], chosen.get(attr)) for attr in first_chosen
+            if attr not in same
+        }
+    return shares
 
 
 def _leak(extracted: dict[str, dict[str, list[str]]], data_fields: set[str]) -> tuple[int, int]:
@@ -231,6 +265,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  leaked {result['leaked_share']:.4f} ({result['leaked_values']}/"
               f"{result['extracted_values']}), unmatched {result['unmatched_pages']}"
               f" ({result['unmatched_share']:.3f}), median score {result['median_score']:.3f}")
+        if "names_stable" in result:
+            print(f"  field names stable on re-induction from the next {result['seeds']} pages:"
+                  f" {result['names_stable']:.3f} of attributes"
+                  f" {result['names_stable_differ'] or ''}, with previous="
+                  f" {result['names_stable_previous']:.3f}"
+                  f" {result['names_stable_previous_differ'] or ''}")
         print(f"  median ms: lxml {result['lxml_parse_ms']:.2f}, parse {result['parse_ms']:.2f},"
               f" extract(tree) {result['extract_tree_ms']:.2f}"
               f" ({result['extract_tree_x_lxml']:.2f}x), extract(html)"

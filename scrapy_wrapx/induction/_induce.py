@@ -24,6 +24,7 @@ from ..template import Elem, Opt, Set, Template, Text, TNode, iter_nodes
 from ._instance import Info, instance, refresh, template_texts
 from ._merge import merge_hedges, merge_nodes
 from ._naming import name_fields
+from ._rename import keep_names
 from ._tokens import derive_parts
 
 #: Most seed pages one template is induced from.
@@ -80,6 +81,8 @@ def induce_template(
     })
     template.fields = name_fields(root, previous.fields if previous is not None else None,
                                   separators={id(text) for text in separators})
+    if previous is not None:
+        keep_names(template, previous, trees)
     return template
 
 

@@ -48,8 +48,13 @@ def _label_like(text: str) -> bool:
     )
 
 
-def _hint(ancestors: list[Elem]) -> str:
-    for elem in reversed(ancestors[-3:]):
+def _hint(ancestors: list[Elem], reach: int = 1) -> str:
+    """The first word of a naming attribute of the nearest of the last
+    ``reach`` elements of ``ancestors``. Only the text's own element (or,
+    for an attribute field, the element and its parent) names it: a class
+    further up names a whole block ("module details" around a title and
+    everything else), not this field."""
+    for elem in reversed(ancestors[-reach:]):
         for attr in ("class", "id", "itemprop", "name"):
             value = elem.attrs.get(attr)
             if value:
@@ -71,15 +76,30 @@ class _Namer:
         self.sets: list[Set] = []
         self.separators: set[int] | frozenset[int] = frozenset()
 
-    def unique(self, base: str) -> str:
-        name, count = base or "field", 1
+    def unique(self, base: str, context: list[str] = ()) -> str:  # type: ignore[assignment]
+        """``base``, or when taken, ``base`` qualified by the nearest
+        ancestor hint that makes it unique (``details_copy`` inside
+        ``reviews`` becomes ``reviews_details_copy``), and only then a
+        counter: qualified names do not shift when a block of the page
+        appears or disappears, counters do."""
+        base = base or "field"
+        name = base
+        for word in context:
+            if name not in self.used:
+                break
+            if word not in base:
+                name = f"{word}_{base}"
+        if name in self.used:
+            name = base
+        count = 1
         while name in self.used:
             count += 1
             name = f"{base}_{count}"
         self.used.add(name)
         return name
 
-    def add(self, uid: int, slot: str, label: str, hint: str, path: str, fallback: str) -> str:
+    def add(self, uid: int, slot: str, label: str, hint: str, path: str, fallback: str,
+            context: list[str] = ()) -> str:  # type: ignore[assignment]
         info = FieldInfo("", uid, slot, label, hint, path)
         reused = [n for n in self.previous.get(info.key, []) if n not in self.used]
         if reused:
@@ -87,7 +107,7 @@ class _Namer:
             self.used.add(info.name)
         else:
             base = (slug(label) or hint or fallback) if info.slot.isdigit() else fallback
-            info.name = self.unique(base)
+            info.name = self.unique(base, context)
         self.fields.append(info)
         return info.name
 
@@ -105,11 +125,12 @@ class _Namer:
                 chain = [*ancestors, item]
                 variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES]
                 if variant:
-                    base = _hint(chain) or item.tag
+                    base = _hint(chain, 2) or item.tag
                     path = "/".join(e.tag for e in chain[-4:])
+                    context = _context(chain[:-1])
                     for attr in variant:
                         item.names[attr] = self.add(
-                            item.uid, attr, "", base, path, f"{base}_{slug(attr)}"
+                            item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
                         )
                 self.walk(item.children, chain)
             elif isinstance(item, Text):
@@ -143,12 +164,20 @@ class _Namer:
         hint = _hint(ancestors)
         path = "/".join(e.tag for e in ancestors[-4:])
         tags = [e.tag for e in ancestors[-2:]]
+        context = _context(ancestors[:-1])
         item.names = [
-            self.add(item.uid, str(slot), label, hint, path, tags[-1] if tags else "text")
+            self.add(item.uid, str(slot), label, hint, path, tags[-1] if tags else "text",
+                     context)
             for slot in range(item.slots)
         ]
         self.last_label = None
         self.last_slot = [e.uid for e in ancestors]
+
+
+def _context(ancestors: list[Elem]) -> list[str]:
+    """Hints of the ancestors, nearest first (qualifiers for names that
+    are taken)."""
+    return [hint for hint in (_hint([elem]) for elem in reversed(ancestors)) if hint]
 
 
 def _common(a: list[int], b: list[int]) -> int:

@@ -1,0 +1,82 @@
+"""Keeping field names across re-induction (DESIGN.md: "keep field names
+stable across the change").
+
+Names derived from the template's content are stable as long as that
+content is: a label that appears next to a title ("New!") on the new seeds
+would rename it. So with an older template of the same kind, names follow
+the *data*: the new template and the old one both extract the new seed
+pages, and a new field whose values equal an old field's values on most
+pages where it has any takes over the old field's name. Fields the old
+template cannot see keep the names derived from the content (or from the
+old template's naming keys, see :class:`~scrapy_wrapx.template.FieldInfo`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from ..dom import PageTree
+from ..template import Elem, Template, Text
+
+#: Share of a new field's non-empty pages on which an old field must hold
+#: the very same values for the old name to carry over.
+SAME_DATA_SHARE = 0.5
+
+
+def keep_names(template: Template, previous: Template, trees: Sequence[PageTree]) -> None:
+    """Rename the fields of ``template`` that hold the same data on
+    ``trees`` as fields of ``previous`` to those fields' names."""
+    pairs: Counter[tuple[str, str]] = Counter()
+    present: Counter[str] = Counter()
+    for tree in trees:
+        new_fields = template.extract(tree).fields
+        old_fields = previous.extract(tree).fields
+        by_values: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for name, values in old_fields.items():
+            if values:
+                by_values[tuple(values)].append(name)
+        for name, values in new_fields.items():
+            if values:
+                present[name] += 1
+                for old in by_values.get(tuple(values), ()):
+                    pairs[(name, old)] += 1
+    old_keys = {info.name: info.key for info in previous.fields}
+    new_keys = {info.name: info.key for info in template.fields}
+    ranked = sorted(
+        pairs.items(),
+        key=lambda item: (-item[1], old_keys.get(item[0][1]) != new_keys.get(item[0][0]),
+                          item[0][0] != item[0][1], item[0]),
+    )
+    renamed: dict[str, str] = {}
+    taken: set[str] = set()
+    for (new, old), count in ranked:
+        if new in renamed or old in taken or count < SAME_DATA_SHARE * present[new]:
+            continue
+        renamed[new] = old
+        taken.add(old)
+    if any(new != old for new, old in renamed.items()):
+        _apply(template, renamed, taken)
+
+
+def _apply(template: Template, renamed: dict[str, str], taken: set[str]) -> None:
+    """Rename fields; a field whose name an old one took gets a counter."""
+    used = set(taken)
+    final: dict[str, str] = {}
+    for info in template.fields:
+        name = renamed.get(info.name)
+        if name is None:
+            name, count = info.name, 1
+            while name in used:
+                count += 1
+                name = f"{info.name}_{count}"
+            used.add(name)
+        final[info.name] = name
+    for node in template.nodes:
+        if isinstance(node, Text):
+            node.names = [final.get(name, name) if name else name for name in node.names]
+        elif isinstance(node, Elem) and node.names:
+            node.names = {attr: final.get(name, name) for attr, name in node.names.items()}
+    for info in template.fields:
+        info.name = final[info.name]
+    template.__dict__.pop("_compiled", None)  # compiled with the old names
