@@ -33,15 +33,15 @@ def product(
     for label, value in FIELDS:
         if label == "ISBN:" and not with_isbn10:
             continue
-        value = value.format(
-            pages="96", vendor=vendor, isbn10=isbn13[3:], isbn13=isbn13
-        )
+        value = value.format(pages="96", vendor=vendor, isbn10=isbn13[3:], isbn13=isbn13)
         rows.append(f"<b>{label}</b> {value}<br>")
     info = "".join(rows) + "Availability: In Stock"
     if layout == "table":
         details = f'<table id="details"><tr><td>{info}</td></tr></table>'
     else:
-        details = f'<div class="details"><div class="row"><div class="cell">{info}</div></div></div>'
+        details = (
+            f'<div class="details"><div class="row"><div class="cell">{info}</div></div></div>'
+        )
     by = "".join(f'<a href="/author/{i}">{name}</a>' for i, name in enumerate(authors))
     return (
         "<html><body><div id='nav'><a href='/'>Home</a><a href='/c'>Cart</a></div>"
@@ -76,9 +76,7 @@ def test_missing_line_makes_the_selector_wrong_and_resolve_relocates() -> None:
     reference = locator.reference(REFERENCE, ISBN_XPATH)
     variant = product("Lydia's Charm", "9781602600638", with_isbn10=False)
     tree = dom.parse(variant)
-    assert [str(v).strip() for v in tree.document.xpath(ISBN_XPATH)] == [
-        "Availability: In Stock"
-    ]
+    assert [str(v).strip() for v in tree.document.xpath(ISBN_XPATH)] == ["Availability: In Stock"]
     resolution = locator.resolve(reference, tree)
     assert isinstance(resolution, Resolution)
     assert resolution.source == "relocated"
@@ -237,9 +235,7 @@ def test_demo_site_redesign() -> None:
         for path in redesigned.detail_pages[1:11]:
             expected = redesigned.truth[path].get(field)
             answer = [
-                c.text
-                for c in locator.locate(reference, redesigned.pages[path])
-                if c.rank == 0
+                c.text for c in locator.locate(reference, redesigned.pages[path]) if c.rank == 0
             ]
             total += 1
             right += answer == expected

@@ -1,4 +1,4 @@
-"""The fast tree mapping: a valid TED mapping, close to Zhang–Shasha's."""
+"""The fast tree mapping: a valid TED mapping, close to Zhang-Shasha's."""
 
 from __future__ import annotations
 
@@ -51,9 +51,9 @@ def edit(rng: random.Random, tree: list, count: int) -> list:
             parent[1][position : position + 1] = node[1]
         elif roll < 0.75:
             if isinstance(node[0], tuple):
-                node[0] = ("#text", rng.choice(TEXTS + ["x", "y"]))
+                node[0] = ("#text", rng.choice([*TEXTS, "x", "y"]))
             else:
-                node[0] = rng.choice(TAGS + ["li"])
+                node[0] = rng.choice([*TAGS, "li"])
         elif isinstance(node[0], str):
             node[1].insert(rng.randrange(len(node[1]) + 1), [("#text", "new"), []])
     return tree

@@ -87,7 +87,7 @@ def _scrapling(html: str, url: str, targets: list[SiteTarget]) -> Runner:
 def _autoscraper(html: str, url: str, targets: list[SiteTarget]) -> Runner:
     import warnings
 
-    from autoscraper import AutoScraper  # type: ignore[import-untyped]
+    from autoscraper import AutoScraper
 
     class _AutoScraper(AutoScraper):  # type: ignore[misc]
         @staticmethod
@@ -103,7 +103,7 @@ def _autoscraper(html: str, url: str, targets: list[SiteTarget]) -> Runner:
         scraper = _AutoScraper()
         try:
             learned = scraper.build(html=html, wanted_list=list(target.values))
-        except Exception as exc:  # noqa: BLE001 - a rival's crash counts as no rule
+        except Exception as exc:
             print(f"  autoscraper cannot learn {target.attribute}: {exc!r}", file=sys.stderr)
             continue
         if not scraper.stack_list or not learned:
@@ -122,7 +122,7 @@ def _autoscraper(html: str, url: str, targets: list[SiteTarget]) -> Runner:
             return []
         try:
             found = scraper.get_result_exact(html=variant)
-        except Exception:  # noqa: BLE001 - a rival's crash counts as no answer
+        except Exception:
             return []
         return [fold_whitespace(str(value)) for value in found if str(value).strip()]
 

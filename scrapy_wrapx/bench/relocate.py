@@ -1,4 +1,4 @@
-"""Relocation benchmark (thesis §7.2–7.5, Dataset1 protocol; DESIGN.md).
+"""Relocation benchmark (thesis §7.2-7.5, Dataset1 protocol; DESIGN.md).
 
 ``python -m scrapy_wrapx.bench relocate --data ../shared/data/swde/book``
 
@@ -6,7 +6,7 @@ Per site, page 0000 is the reference: for each attribute the target is the
 leaf whose text equals the attribute's ground-truth value (several values:
 a list target) and its absolute XPath is stored. On every other page the
 goal is that page's ground truth. Precision, recall and F1 over (page,
-attribute) pairs follow eqs. 7.1–7.3, for: the absolute XPath, the
+attribute) pairs follow eqs. 7.1-7.3, for: the absolute XPath, the
 id-based relative XPath (FirePath's ``//*[@id="..."]/...``), SSN, SSP,
 SSNP, the ``resolve`` policy of the targets middleware, and Scrapling's
 adaptive selectors and autoscraper when they are installed — on the plain
@@ -44,7 +44,7 @@ THRESHOLDS = (0.5, 0.7, 0.9)
 
 @dataclass
 class Score:
-    """Counts for eqs. 7.1–7.3 and the confidences of returned values."""
+    """Counts for eqs. 7.1-7.3 and the confidences of returned values."""
 
     correct: int = 0
     returned: int = 0
@@ -70,9 +70,7 @@ class Score:
     def report(self) -> dict[str, Any]:
         precision = self.correct / self.returned if self.returned else 0.0
         recall = self.correct / self.expected if self.expected else 0.0
-        f1 = (
-            2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        )
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         result: dict[str, Any] = {
             "precision": round(precision, 4),
             "recall": round(recall, 4),
@@ -81,17 +79,31 @@ class Score:
         if self.times:
             result["median_ms"] = round(statistics.median(self.times) * 1000, 3)
         if self.confident:
+            # Calibration: a confidence should be the chance of being right.
+            result["ece"] = round(_calibration_error(self.confident), 4)
             for threshold in THRESHOLDS:
-                above = [
-                    ok for confidence, ok in self.confident if confidence >= threshold
-                ]
+                above = [ok for confidence, ok in self.confident if confidence >= threshold]
                 result[f"precision@{threshold}"] = (
                     round(sum(above) / len(above), 4) if above else None
                 )
-                result[f"share@{threshold}"] = round(
-                    len(above) / len(self.confident), 4
-                )
+                result[f"share@{threshold}"] = round(len(above) / len(self.confident), 4)
         return result
+
+
+def _calibration_error(confident: list[tuple[float, bool]], bins: int = 10) -> float:
+    """Expected calibration error: mean |confidence - precision| over ten
+    equal-width confidence bins, weighed by their sizes."""
+    total = 0.0
+    for number in range(bins):
+        low, high = number / bins, (number + 1) / bins
+        members = [
+            (c, ok) for c, ok in confident if low <= c < high or (number == bins - 1 and c >= 1.0)
+        ]
+        if members:
+            mean = sum(c for c, _ in members) / len(members)
+            right = sum(1 for _, ok in members if ok) / len(members)
+            total += len(members) * abs(mean - right)
+    return total / len(confident)
 
 
 @dataclass
@@ -115,14 +127,14 @@ def id_relative_xpath(tree: dom.PageTree, node: dom.Node) -> str:
     current: dom.Node | None = node if not node.is_text else node.parent
     while current is not None:
         value = current.element.get("id")
-        if (
-            value
-            and '"' not in value
-            and len(document.xpath(f'//*[@id="{value}"]')) == 1
-        ):
+        if value and '"' not in value and _count(document.xpath(f'//*[@id="{value}"]')) == 1:
             return f'//*[@id="{value}"]' + node.xpath[len(current.xpath) :]
         current = current.parent
     return node.xpath
+
+
+def _count(results: object) -> int:
+    return len(results) if isinstance(results, list) else 0
 
 
 def select_values(tree: dom.PageTree, xpath: str) -> list[str]:
@@ -133,15 +145,13 @@ def select_values(tree: dom.PageTree, xpath: str) -> list[str]:
     values = []
     for result in results if isinstance(results, list) else []:
         if isinstance(result, etree._Element):
-            values.append(fold_whitespace("".join(result.itertext())))
+            values.append(fold_whitespace("".join(str(t) for t in result.itertext())))
         else:
             values.append(fold_whitespace(str(result)))
     return [normalize_value(value) for value in values if value.strip()]
 
 
-def find_targets(
-    site: SwdeSite, tree: dom.PageTree, locator: HybridLocator
-) -> list[SiteTarget]:
+def find_targets(site: SwdeSite, tree: dom.PageTree, locator: HybridLocator) -> list[SiteTarget]:
     """The reference page's targets: per attribute, the first leaf whose
     value equals each ground-truth value."""
     reference_id = site.pages[0].page_id
@@ -177,9 +187,7 @@ def find_targets(
             for node in nodes
         ]
         targets.append(
-            SiteTarget(
-                attribute, xpath, id_xpath, reference, [n.value for n in nodes], texts
-            )
+            SiteTarget(attribute, xpath, id_xpath, reference, [n.value for n in nodes], texts)
         )
     return targets
 
@@ -191,9 +199,7 @@ def run_site(
     seed: int,
     radius: int,
 ) -> dict[str, Any]:
-    locators = {
-        method: HybridLocator(method, radius=radius) for method in LOCATOR_METHODS
-    }
+    locators = {method: HybridLocator(method, radius=radius) for method in LOCATOR_METHODS}
     reference_page = site.pages[0]
     reference_tree = dom.parse(reference_page.html, reference_page.url)
     targets = find_targets(site, reference_tree, locators["ssnp"])
@@ -201,9 +207,7 @@ def run_site(
     # References go through JSON once, as a store would hand them back.
     for target in targets:
         target.reference = TargetReference.from_json(target.reference.to_json())
-    adapters = _adapters.available(
-        methods, reference_page.html, reference_page.url, targets
-    )
+    adapters = _adapters.available(methods, reference_page.html, reference_page.url, targets)
     result: dict[str, Any] = {
         "targets": {t.attribute: t.xpath for t in targets},
         "reference_bytes": {
@@ -219,9 +223,7 @@ def run_site(
         for page in site.pages[1:]:
             html = page.html
             if severity != "plain":
-                html = mutate(
-                    html, severity, seed=zlib.crc32(f"{seed}/{page.page_id}".encode())
-                )
+                html = mutate(html, severity, seed=zlib.crc32(f"{seed}/{page.page_id}".encode()))
             started = time.perf_counter()
             dom.lxml_document(html, page.url)
             parse_lxml.append(time.perf_counter() - started)
@@ -238,7 +240,7 @@ def run_site(
                     )
                     score.times.append(time.perf_counter() - started)
                     hits = score.add(expected, values)
-                    score.confident.extend(zip(confidences, hits))
+                    score.confident.extend(zip(confidences, hits, strict=False))
         result["severities"][severity] = {
             "pages": len(site.pages) - 1,
             "lxml_parse_ms": round(statistics.median(parse_lxml) * 1000, 3),
@@ -263,9 +265,7 @@ def _run(
     if method == "id_xpath":
         return select_values(tree, target.id_xpath), []
     if method == "resolve":
-        resolution = locators["ssnp"].resolve(
-            target.reference, tree, min_confidence=0.5
-        )
+        resolution = locators["ssnp"].resolve(target.reference, tree, min_confidence=0.5)
         values = [normalize_value(v) for v in resolution.values]
         return values, [resolution.confidence] * len(values)
     if method in locators:
@@ -273,20 +273,14 @@ def _run(
         if not candidates:
             return [], []
         candidates = [c for c in candidates if c.rank == 0]
-        return [normalize_value(c.text) for c in candidates], [
-            c.confidence for c in candidates
-        ]
+        return [normalize_value(c.text) for c in candidates], [c.confidence for c in candidates]
     return [normalize_value(v) for v in adapters[method](target, html, url)], []
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench relocate")
-    parser.add_argument(
-        "--data", type=Path, required=True, help="an SWDE vertical directory"
-    )
-    parser.add_argument(
-        "--variants", type=int, default=100, help="variant pages per site"
-    )
+    parser.add_argument("--data", type=Path, required=True, help="an SWDE vertical directory")
+    parser.add_argument("--variants", type=int, default=100, help="variant pages per site")
     parser.add_argument(
         "--severity",
         default="all",
@@ -304,21 +298,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     severities = ["plain", *SEVERITIES] if args.severity == "all" else [args.severity]
     methods = [m for m in args.methods.split(",") if m]
-    methods = [
-        m for m in methods if m not in _adapters.ADAPTERS or _adapters.importable(m)
-    ]
+    methods = [m for m in methods if m not in _adapters.ADAPTERS or _adapters.importable(m)]
     skipped = [m for m in args.methods.split(",") if m and m not in methods]
     if skipped:
         print(f"not installed, skipped: {', '.join(skipped)}")
     sites = load_sites(args.data, limit=args.variants + 1)
     results: dict[str, Any] = {"methods": methods, "sites": {}, "pooled": {}}
-    pooled: dict[str, dict[str, Score]] = {
-        s: {m: Score() for m in methods} for s in severities
-    }
+    pooled: dict[str, dict[str, Score]] = {s: {m: Score() for m in methods} for s in severities}
     for site in sites:
-        print(
-            f"== {site.name}: reference {site.pages[0].page_id}, {len(site.pages) - 1} variants"
-        )
+        print(f"== {site.name}: reference {site.pages[0].page_id}, {len(site.pages) - 1} variants")
         site_result = run_site(site, severities, methods, args.seed, args.radius)
         print(f"   reference JSON bytes: {site_result['reference_bytes']}")
         for severity, data in site_result["severities"].items():
@@ -341,13 +329,12 @@ def _print_table(title: str, data: dict[str, Any]) -> None:
     if "lxml_parse_ms" in data:
         parse = f"  (lxml parse {data['lxml_parse_ms']} ms, page tree {data['tree_parse_ms']} ms)"
     print(f"-- {title}{parse}")
-    print(f"   {'method':<12}{'P':>7}{'R':>7}{'F1':>7}{'ms':>9}  P@0.5/0.7/0.9 (share)")
+    print(f"   {'method':<12}{'P':>7}{'R':>7}{'F1':>7}{'ms':>9}  ECE  P@0.5/0.7/0.9 (share)")
     for method, report in data["methods"].items():
         thresholds = ""
         if "precision@0.5" in report:
-            thresholds = "  " + " ".join(
-                f"{report[f'precision@{t}']}({report[f'share@{t}']})"
-                for t in THRESHOLDS
+            thresholds = f"  {report['ece']:.3f} " + " ".join(
+                f"{report[f'precision@{t}']}({report[f'share@{t}']})" for t in THRESHOLDS
             )
         print(
             f"   {method:<12}{report['precision']:>7.3f}{report['recall']:>7.3f}"

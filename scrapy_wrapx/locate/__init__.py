@@ -1,4 +1,4 @@
-"""The hybrid locator (thesis ch. 4–6): relocate a declared target on a
+"""The hybrid locator (thesis ch. 4-6): relocate a declared target on a
 page where its stored selector no longer selects it, or selects the wrong
 thing.
 

@@ -52,7 +52,7 @@ def evaluate(tree: PageTree, selector: str) -> list[Pick]:
         raise ValueError(f"Invalid XPath selector: {selector!r} ({exc})") from exc
     if not isinstance(results, list):
         # A number or a string is a valid XPath result, but not a target.
-        raise ValueError(f"Selector {selector!r} does not select nodes")  # noqa: TRY004
+        raise ValueError(f"Selector {selector!r} does not select nodes")
     picks: list[Pick] = []
     seen: set[tuple[int, str | None]] = set()
     for result in results:

@@ -1,4 +1,4 @@
-"""Exact tree edit distance mappings of small forests (Zhang–Shasha).
+"""Exact tree edit distance mappings of small forests (Zhang-Shasha).
 
 Only used on the small unmatched pockets left by :mod:`.mapping`, where the
 optimal mapping is affordable; the work is done by the ``zss`` package.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-import zss  # type: ignore[import-untyped]
+import zss
 
 if TYPE_CHECKING:
     from .mapping import ArrayTree

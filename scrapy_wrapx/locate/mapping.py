@@ -2,7 +2,7 @@
 
 The neighbour-zone method (thesis §4.3.1) needs the *unchanged node pairs*
 of a reference page and its variant: the pairs of a tree-edit-distance
-mapping whose labels are equal. Zhang–Shasha gives the optimal mapping but
+mapping whose labels are equal. Zhang-Shasha gives the optimal mapping but
 costs seconds to minutes on whole pages, so this module builds a mapping
 with the same guarantees — one-to-one, order-preserving, ancestor-preserving
 (thesis Definition 4.8) — in near-linear time:
@@ -27,7 +27,7 @@ with the same guarantees — one-to-one, order-preserving, ancestor-preserving
    can still be mapped.
 
 Tests check the invariants on random trees and compare the cost with
-``zss`` (exact Zhang–Shasha) on small ones.
+``zss`` (exact Zhang-Shasha) on small ones.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from rapidfuzz.distance import Indel, Levenshtein
 
 __all__ = ["POCKET_LIMIT", "ArrayTree", "map_trees", "mapping_cost"]
 
-#: Largest ``|pocket a| * |pocket b|`` mapped exactly: Zhang–Shasha in pure
+#: Largest ``|pocket a| * |pocket b|`` mapped exactly: Zhang-Shasha in pure
 #: Python stays within a millisecond or two below this size.
 POCKET_LIMIT = 400
 
@@ -115,7 +115,7 @@ def map_trees(
     ordered, ancestor-preserving one-to-one mapping.
 
     ``pocket_limit`` bounds the product of the node counts of an unmapped
-    pocket that is still mapped exactly (Zhang–Shasha); 0 skips that step.
+    pocket that is still mapped exactly (Zhang-Shasha); 0 skips that step.
     """
     if not len(a) or not len(b):
         return []
@@ -181,7 +181,7 @@ def _chain_pairs(
         tags_a = [a.labels[node] for node in chain_a]
         tags_b = [b.labels[node] for node in chain_b]
         if tags_a == tags_b:
-            pairs.extend(zip(chain_a, chain_b))
+            pairs.extend(zip(chain_a, chain_b, strict=True))
             continue
         for op in Levenshtein.opcodes(tags_a, tags_b):
             if op.tag in ("equal", "replace"):
@@ -189,6 +189,7 @@ def _chain_pairs(
                     zip(
                         chain_a[op.src_start : op.src_end],
                         chain_b[op.dest_start : op.dest_end],
+                        strict=False,
                     )
                 )
     return pairs
@@ -272,7 +273,7 @@ def _map_pockets(
     """Exact mappings of *pockets*: runs of sibling subtrees with no mapped
     node, under a mapped pair, lying between the partners of their mapped
     neighbours. Any mapping inside such a pair of runs keeps the whole
-    mapping valid, so the optimal one (Zhang–Shasha) is used when small."""
+    mapping valid, so the optimal one (Zhang-Shasha) is used when small."""
     partner = dict(pairs)
     occupied_a = _occupied(a, partner)
     occupied_b = _occupied(b, set(partner.values()))

@@ -65,7 +65,7 @@ def ctpd(path_a: Sequence[str], path_b: Sequence[str]) -> float:
     """Common tag path distance score, eq. 5.2: the shared head of the two
     paths against what differs after it."""
     common = 0
-    for step_a, step_b in zip(path_a, path_b):
+    for step_a, step_b in zip(path_a, path_b, strict=False):
         if step_a != step_b:
             break
         common += 1

@@ -173,7 +173,7 @@ def build_reference(
     parents = tuple(position[node.parent.index] if node.parent else -1 for node in kept)
     list_paths = _list_paths([leaf for leaf, _ in anchors])
     targets = []
-    for number, (pick, (leaf, up)) in enumerate(zip(picks, anchors)):
+    for number, (pick, (leaf, up)) in enumerate(zip(picks, anchors, strict=True)):
         if pick.attribute is not None:
             kind = "attribute"
         elif pick.node.is_text:
