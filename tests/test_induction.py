@@ -64,8 +64,10 @@ def test_fields_are_named_by_labels_and_hints() -> None:
     names = set(template.field_names)
     assert {"publisher", "isbn", "title", "price"} <= names
     extraction = template.extract(book_page(random.Random(99)))
-    # " Press" ends every publisher of this shop: EXALG calls it template.
-    assert extraction.fields["publisher"][0] in {w.title() for w in WORDS}
+    # " Press" ends every publisher of this shop, but nothing marks it off
+    # from the name (a capitalized word after a capitalized word): whole.
+    publisher = extraction.fields["publisher"][0]
+    assert publisher.endswith(" Press") and publisher[:-6] in {w.title() for w in WORDS}
     assert extraction.fields["price"][0].replace(".", "").isdigit()  # "Price: $" is template
 
 
@@ -104,7 +106,8 @@ def test_single_list_page_folds_records_into_sets() -> None:
     # Named by its own element: the class of the record ("item") names
     # the record, not each of its fields.
     assert [r["h2"] for r in records] == [w.title() for w in WORDS[:8]]
-    assert [r["price"] for r in records] == [f"{i}.99" for i in range(8)]  # class hint
+    # Class hint; ".99" ends every price and punctuation marks it off.
+    assert [r["price"] for r in records] == [str(i) for i in range(8)]
     nested = [key for key, value in records[2].items() if isinstance(value, list)]
     assert nested and len(records[2][nested[0]]) == 3
 
@@ -211,3 +214,40 @@ def test_lists_that_never_vary_are_template() -> None:
     for html in pages:
         tree = dom.parse(html)
         assert template.render(template.extract(tree)) == normalized_form(tree)
+
+
+def _titled_page(title: str, author: str, isbn: str) -> str:
+    return (f'<body><div id="nav"><a href="/">Home</a></div><div class="book"><h1>{title}</h1>'
+            f'<p class="by">by {author}</p><p>ISBN: {isbn}</p></div><p>Example Books</p></body>')
+
+
+def test_a_first_word_all_seeds_share_stays_data() -> None:
+    books = [("The Winter Tide", "Ann Lee", "9781"), ("The Paper Tide", "Bo Dahl", "9782"),
+             ("The Lonely Bridge", "Cy Twombly", "9783"), ("The Baker's Orchard", "Di Fox", "9784")]
+    template = induce_template([_titled_page(*book) for book in books])
+    for title, author, isbn in [("Kingdom of Gardens", "Eve Moss", "9785"),
+                                ("The Library of Kingdoms", "Al Roe", "9786")]:
+        extraction = template.extract(_titled_page(title, author, isbn))
+        assert extraction.matched
+        values = [v for vs in extraction.fields.values() for v in vs]
+        # "by " and "ISBN: " are marked off from the data; "The " is not.
+        assert sorted(values) == sorted([title, author, isbn])
+
+
+def test_previous_names_follow_the_data_not_the_labels() -> None:
+    old = [_titled_page(t, a, i) for t, a, i in
+           [("Dune", "Ann Lee", "11"), ("Emma", "Bo Dahl", "12"), ("Ubik", "Cy Twombly", "13")]]
+    first = induce_template(old)
+    (title_name,) = [name for name, values in first.extract(old[0]).fields.items()
+                     if values == ["Dune"]]
+    new = [page.replace("<h1>", "<b>New!</b><h1>") for page in
+           [_titled_page(t, a, i) for t, a, i in
+            [("Solaris", "Di Fox", "14"), ("Neuromancer", "Eve Moss", "15"),
+             ("Hyperion", "Al Roe", "16")]]]
+    fresh = induce_template(new)
+    again = induce_template(new, previous=first)
+    probe = new[0]
+    assert again.extract(probe).fields[title_name] == ["Solaris"]
+    assert sorted(again.field_names) == sorted(first.field_names)
+    # Without previous=, the name comes from the new label.
+    assert fresh.extract(probe).fields.get(title_name) != ["Solaris"]

@@ -7,10 +7,18 @@ template's, as ``"by "`` in ``"by Paul Kent"``, and separators that cut every
 value the same way (``"Value Books / 2008 / Paperback"``) split it into
 several fields.
 
-Seeds are few, so chance agreements are real ("The" can start two titles):
-a fixed part made of words needs :data:`MIN_WORD_SAMPLES` distinct values,
-and middle separators must be the very same sequence in every value and
-be punctuation between spaces (names contain plain spaces, numbers dots).
+Seeds are few, so chance agreements are real: on a shop whose titles
+mostly start with "The", five seeds may all do. A fixed part made of words
+therefore needs :data:`MIN_WORD_SAMPLES` distinct values *and* evidence of
+a boundary between template and data where it meets the slot, a change of
+character class that data does not make on its own (:func:`_boundary`):
+punctuation at the cut ("Price: " + 12, "Pages" + " (" ...), letters
+against digits ("Pages " + 96, 96 + " pages"), or a lowercase word before
+data that starts otherwise ("by " + Paul Kent). "The " + Kingdom of
+Gardens, or Amber + " Press", show none: a capitalized word before a
+capitalized phrase is as likely the phrase's own, so the text stays whole.
+Middle separators must be the very same sequence in every value and be
+punctuation between spaces (names contain plain spaces, numbers dots).
 
 >>> derive_parts([": Zebra", ": Hachette Book Group"])
 [': ', None]
@@ -18,6 +26,10 @@ be punctuation between spaces (names contain plain spaces, numbers dots).
 ['by ', None]
 >>> derive_parts(["by Paul Kent", "by John Wesley"])
 [None]
+>>> derive_parts(["The Winter Tide", "The Paper Tide", "The Lonely Bridge"])
+[None]
+>>> derive_parts(["Pages: 96", "Pages: 210", "Pages: 1024"])
+['Pages: ', None]
 >>> derive_parts(["Value Books / 2008 / Paperback", "Zondervan / 2010 / Hardcover",
 ...               "Barbour / 2009 / Paperback"])
 [None, ' / ', None, ' / ', None]
@@ -56,6 +68,46 @@ def _trim(tokens: list[str], allow_words: bool) -> list[str]:
     return tokens
 
 
+def _class(char: str) -> str:
+    if char.isdigit():
+        return "digit"
+    if char.isalpha():
+        return "lower" if char.islower() else "upper"
+    return "other"
+
+
+def _boundary(prefix: str, rests: list[str]) -> bool:
+    """Whether a fixed ``prefix`` visibly ends where the data ``rests``
+    begin (see the module docstring). A prefix without words needs none."""
+    fixed = prefix.rstrip()
+    if not fixed or not _WORD.search(fixed):
+        return True
+    if _class(fixed[-1]) == "other":
+        return True
+    starts = {_class(rest.lstrip()[:1] or " ") for rest in rests}
+    end = _class(fixed[-1])
+    if end == "digit":
+        return "digit" not in starts
+    if "digit" in starts and starts <= {"digit", "other"}:
+        return True
+    return end == "lower" and fixed.split()[-1].islower() and "lower" not in starts
+
+
+def _boundary_after(suffix: str, rests: list[str]) -> bool:
+    """Whether a fixed ``suffix`` visibly begins where the data ``rests``
+    end: punctuation, or letters after digits and digits after letters."""
+    fixed = suffix.lstrip()
+    if not fixed or not _WORD.search(fixed):
+        return True
+    begin = _class(fixed[0])
+    if begin == "other":
+        return True
+    ends = {_class(rest.rstrip()[-1:] or " ") for rest in rests}
+    if begin == "digit":
+        return "digit" not in ends
+    return ends <= {"digit", "other"} and "digit" in ends
+
+
 def derive_parts(samples: Sequence[str]) -> list[str | None]:
     """The parts (fixed strings, ``None`` slots) of a text seen with the
     distinct values ``samples``."""
@@ -68,11 +120,17 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
     # A prefix may not eat a whole value: its slot would always be empty.
     while prefix and any(len(t) <= len(prefix) for t in tokens):
         prefix = prefix[:-1]
+    while prefix and not _boundary("".join(prefix), ["".join(t[len(prefix):]) for t in tokens]):
+        prefix = prefix[:-1]
     rests = [t[len(prefix):] for t in tokens]
     reversed_rests = [list(reversed(t)) for t in rests]
     suffix = list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], allow_words)))
     while suffix and any(len(t) <= len(suffix) for t in rests):
         suffix = suffix[:-1]
+    while suffix and not _boundary_after(
+        "".join(suffix), ["".join(t[: len(t) - len(suffix)]) for t in rests]
+    ):
+        suffix = suffix[1:]
     middles = [t[: len(t) - len(suffix)] for t in rests]
     parts: list[str | None] = []
     if prefix:
