@@ -1,6 +1,6 @@
 """``python -m scrapy_wrapx.bench induce``: the induction protocol of DESIGN.md.
 
-Per site, induce a template from the first ``--seeds`` pages (0000–0004) and
+Per site, induce a template from the first ``--seeds`` pages (0000-0004) and
 extract every other page. An attribute value counts as recovered when it
 equals one extracted field value (whitespace folded, punctuation trimmed at
 both ends) *and* that field is the one carrying the attribute on the other
@@ -137,7 +137,7 @@ def _recovery(case: Case, extracted: dict[str, dict[str, list[str]]]
 
 def _stability(case: Case, template: Any, seeds: int,
                extracted: dict[str, dict[str, list[str]]]) -> dict[str, Any]:
-    """Re-induce from the next ``seeds`` pages (0005–0009), alone and with
+    """Re-induce from the next ``seeds`` pages (0005-0009), alone and with
     the first template as ``previous``, and compare the field that carries
     each attribute (chosen as in :func:`_recovery`, on the pages after
     both seed sets) with the first template's: the share of attributes

@@ -182,7 +182,7 @@ def _context(ancestors: list[Elem]) -> list[str]:
 
 def _common(a: list[int], b: list[int]) -> int:
     common = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         common += 1
