@@ -19,6 +19,9 @@ Gardens, or Amber + " Press", show none: a capitalized word before a
 capitalized phrase is as likely the phrase's own, so the text stays whole.
 Middle separators must be the very same sequence in every value and be
 punctuation between spaces (names contain plain spaces, numbers dots).
+Template and data also never share a word: a cut lies at whitespace or
+after a label's colon, so "$9.99" and "$19.99" stay whole rather than
+losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 
 >>> derive_parts([": Zebra", ": Hachette Book Group"])
 [': ', None]
@@ -30,7 +33,14 @@ punctuation between spaces (names contain plain spaces, numbers dots).
 [None]
 >>> derive_parts(["Pages: 96", "Pages: 210", "Pages: 1024"])
 ['Pages: ', None]
+>>> derive_parts(["$9.99", "$19.99", "$4.99"])
+[None]
+>>> derive_parts(["ISBN:9780316125581", "ISBN:9781420106879", "ISBN:9781439184301"])
+['ISBN:', None]
 >>> derive_parts(["Value Books / 2008 / Paperback", "Zondervan / 2010 / Hardcover",
+...               "Barbour / 2009 / Paperback"])
+[None, ' / ', None, ' / ', None]
+>>> derive_parts(["Value Books / 2008 / Paperback", "Zondervan / 2010 / Paperback",
 ...               "Barbour / 2009 / Paperback"])
 [None, ' / ', None, ' / ', None]
 """
@@ -43,7 +53,7 @@ from collections.abc import Sequence
 #: Distinct values needed before words (not just punctuation) become fixed.
 MIN_WORD_SAMPLES = 3
 
-_TOKEN = re.compile(r"\w+|\W+")
+_TOKEN = re.compile(r"\w+|\s+|[^\w\s]+")
 _WORD = re.compile(r"\w")
 #: A field separator inside a text: punctuation with spaces on both sides
 #: (" / ", " | ", " - "); "3.0" or "May 27, 2012" are one value each.
@@ -108,6 +118,44 @@ def _boundary_after(suffix: str, rests: list[str]) -> bool:
     return ends <= {"digit", "other"} and "digit" in ends
 
 
+def _before_separator(tokens: list[str]) -> list[str]:
+    """A fixed prefix stops before a field separator: what follows one is a
+    field of its own, even when the seeds happen to agree on it."""
+    match = _SEPARATOR.search("".join(tokens))
+    if match is None:
+        return tokens
+    length = 0
+    for index, token in enumerate(tokens):
+        if length >= match.start():
+            return tokens[:index]
+        length += len(token)
+    return tokens
+
+
+def _after_separator(tokens: list[str]) -> list[str]:
+    """A fixed suffix starts after the last field separator it holds
+    (" / Paperback" on five paperbacks is a separator and a format)."""
+    matches = list(_SEPARATOR.finditer("".join(tokens)))
+    if not matches:
+        return tokens
+    length = 0
+    for index, token in enumerate(tokens):
+        if length >= matches[-1].end():
+            return tokens[index:]
+        length += len(token)
+    return []
+
+
+def _cut_after(fixed: str, rests: list[str]) -> bool:
+    """A fixed prefix may end at whitespace or after a colon, not mid-word."""
+    return fixed[-1:].isspace() or fixed.endswith(":") or all(r[:1].isspace() for r in rests)
+
+
+def _cut_before(fixed: str, rests: list[str]) -> bool:
+    """A fixed suffix may begin at whitespace, not mid-word."""
+    return fixed[:1].isspace() or all(r[-1:].isspace() for r in rests)
+
+
 def derive_parts(samples: Sequence[str]) -> list[str | None]:
     """The parts (fixed strings, ``None`` slots) of a text seen with the
     distinct values ``samples``."""
@@ -116,29 +164,32 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
         return [values[0]]
     allow_words = len(values) >= MIN_WORD_SAMPLES
     tokens = [_TOKEN.findall(value) for value in values]
-    prefix = _trim(tokens[0][: _common_prefix(tokens)], allow_words)
+    prefix = _before_separator(_trim(tokens[0][: _common_prefix(tokens)], allow_words))
     # A prefix may not eat a whole value: its slot would always be empty.
     while prefix and any(len(t) <= len(prefix) for t in tokens):
         prefix = prefix[:-1]
-    while prefix and not _boundary("".join(prefix), ["".join(t[len(prefix):]) for t in tokens]):
+    while prefix:
+        fixed, rests = "".join(prefix), ["".join(t[len(prefix) :]) for t in tokens]
+        if _cut_after(fixed, rests) and _boundary(fixed, rests):
+            break
         prefix = prefix[:-1]
-    rests = [t[len(prefix):] for t in tokens]
+    rests = [t[len(prefix) :] for t in tokens]
     reversed_rests = [list(reversed(t)) for t in rests]
-    suffix = list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], allow_words)))
+    suffix = _after_separator(
+        list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], allow_words)))
+    )
     while suffix and any(len(t) <= len(suffix) for t in rests):
         suffix = suffix[:-1]
-    while suffix and not _boundary_after(
-        "".join(suffix), ["".join(t[: len(t) - len(suffix)]) for t in rests]
-    ):
+    while suffix:
+        fixed, heads = "".join(suffix), ["".join(t[: len(t) - len(suffix)]) for t in rests]
+        if _cut_before(fixed, heads) and _boundary_after(fixed, heads):
+            break
         suffix = suffix[1:]
     middles = [t[: len(t) - len(suffix)] for t in rests]
     parts: list[str | None] = []
     if prefix:
         parts.append("".join(prefix))
-    separators = [
-        [tok for tok in middle[1:-1] if _SEPARATOR.fullmatch(tok)]
-        for middle in middles
-    ]
+    separators = [_inner_separators("".join(middle)) for middle in middles]
     if allow_words and separators[0] and all(s == separators[0] for s in separators):
         parts.append(None)
         for separator in separators[0]:
@@ -150,6 +201,14 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
     if not _fits_all(parts, values):
         return [None]
     return parts
+
+
+def _inner_separators(text: str) -> list[str]:
+    return [
+        match.group()
+        for match in _SEPARATOR.finditer(text)
+        if match.start() > 0 and match.end() < len(text)
+    ]
 
 
 def _fits_all(parts: list[str | None], values: list[str]) -> bool:
