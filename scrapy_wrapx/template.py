@@ -32,7 +32,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from .dom import TEXT, PageTree
 
@@ -171,7 +171,7 @@ class Blob:
         self.aux: Any = None
 
 
-TNode = Union[Elem, Text, Opt, Set, Blob]
+TNode = Elem | Text | Opt | Set | Blob
 
 
 @dataclass
@@ -316,8 +316,9 @@ class Template:
     #: a block no seed had (a category list), as it may lack one.
     coverage_threshold = 0.5
 
-    def __init__(self, root: Elem, fields: list[FieldInfo] | None = None,
-                 meta: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, root: Elem, fields: list[FieldInfo] | None = None, meta: dict[str, Any] | None = None
+    ) -> None:
         self.root = root
         self.version = TEMPLATE_VERSION
         self.meta: dict[str, Any] = dict(meta or {})
@@ -359,8 +360,13 @@ class Template:
 
     def _structure(self) -> list[Any]:
         return [
-            (n.kind, getattr(n, "tag", ""), sorted(n.attrs.items(), key=lambda kv: kv[0])
-             if isinstance(n, Elem) else getattr(n, "parts", None))
+            (
+                n.kind,
+                getattr(n, "tag", ""),
+                sorted(n.attrs.items(), key=lambda kv: kv[0])
+                if isinstance(n, Elem)
+                else getattr(n, "parts", None),
+            )
             for n in self.nodes
         ]
 

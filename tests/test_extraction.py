@@ -13,7 +13,7 @@ from .test_induction import book_page, site
 def test_a_subtree_that_does_not_fit_fails_locally() -> None:
     template = induce_template(site(7, 5))
     html = book_page(random.Random(70))
-    broken = html.replace('<a href="/about">About</a>', '<table><tr><td>odd</td></tr></table>')
+    broken = html.replace('<a href="/about">About</a>', "<table><tr><td>odd</td></tr></table>")
     good, bad = template.extract(html), template.extract(broken)
     assert bad.score < good.score
     for name in ("title", "publisher", "isbn", "price"):
@@ -22,9 +22,11 @@ def test_a_subtree_that_does_not_fit_fails_locally() -> None:
 
 def test_page_of_another_kind_is_unmatched_but_extracted() -> None:
     template = induce_template(site(8, 4))
-    other = ('<html><body><div id="top"><a href="/">Home</a><a href="/about">About</a></div>'
-             '<form><input name="q"></form><ol><li>a</li><li>b</li></ol>'
-             '<div id="foot">Copyright Example Books</div></body></html>')
+    other = (
+        '<html><body><div id="top"><a href="/">Home</a><a href="/about">About</a></div>'
+        '<form><input name="q"></form><ol><li>a</li><li>b</li></ol>'
+        '<div id="foot">Copyright Example Books</div></body></html>'
+    )
     extraction = template.extract(other)
     assert not extraction.matched
     assert 0.0 < extraction.score < template.match_threshold
@@ -43,7 +45,10 @@ def test_accepts_text_bytes_and_trees() -> None:
     pages = site(10, 3)
     template = induce_template(pages)
     probe = book_page(random.Random(100))
-    results = [template.extract(probe), template.extract(probe.encode("utf-8")),
-               template.extract(dom.parse(probe), url="http://x/")]
+    results = [
+        template.extract(probe),
+        template.extract(probe.encode("utf-8")),
+        template.extract(dom.parse(probe), url="http://x/"),
+    ]
     assert results[0].fields == results[1].fields == results[2].fields
     assert results[2].url == "http://x/"

@@ -12,8 +12,24 @@ from scrapy_wrapx import dom
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.template import normalized_form
 
-WORDS = ["amber", "birch", "cobalt", "delta", "ember", "fjord", "garnet", "harbor",
-         "indigo", "juniper", "kelp", "lumen", "mosaic", "nectar", "onyx", "pewter"]
+WORDS = [
+    "amber",
+    "birch",
+    "cobalt",
+    "delta",
+    "ember",
+    "fjord",
+    "garnet",
+    "harbor",
+    "indigo",
+    "juniper",
+    "kelp",
+    "lumen",
+    "mosaic",
+    "nectar",
+    "onyx",
+    "pewter",
+]
 
 
 def book_page(rng: random.Random, authors: int | None = None) -> str:
@@ -21,10 +37,15 @@ def book_page(rng: random.Random, authors: int | None = None) -> str:
     optional row, a list of authors and nested reviews."""
     title = " ".join(rng.choice(WORDS).title() for _ in range(rng.randint(1, 4)))
     count = rng.randint(1, 3) if authors is None else authors
-    names = "".join(f'<li><a href="/a/{rng.randint(1, 999)}">{rng.choice(WORDS).title()} '
-                    f"{rng.choice(WORDS).title()}</a></li>" for _ in range(count))
-    rows = [("Publisher:", f"{rng.choice(WORDS).title()} Press"),
-            ("ISBN:", str(rng.randint(10**12, 10**13 - 1)))]
+    names = "".join(
+        f'<li><a href="/a/{rng.randint(1, 999)}">{rng.choice(WORDS).title()} '
+        f"{rng.choice(WORDS).title()}</a></li>"
+        for _ in range(count)
+    )
+    rows = [
+        ("Publisher:", f"{rng.choice(WORDS).title()} Press"),
+        ("ISBN:", str(rng.randint(10**12, 10**13 - 1))),
+    ]
     if rng.random() < 0.6:
         rows.append(("Pages:", str(rng.randint(50, 900))))
     table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
@@ -97,7 +118,7 @@ def test_previous_template_names_are_kept() -> None:
 def test_single_list_page_folds_records_into_sets() -> None:
     items = "".join(
         f'<div class="item"><h2>{w.title()}</h2><span class="price">{i}.99</span>'
-        f'<ul>{"".join(f"<li>{t}</li>" for t in WORDS[i:i + 1 + i % 3])}</ul></div>'
+        f"<ul>{''.join(f'<li>{t}</li>' for t in WORDS[i : i + 1 + i % 3])}</ul></div>"
         for i, w in enumerate(WORDS[:8])
     )
     html = f'<body><h1>Catalogue</h1><div class="list">{items}</div><p>End</p></body>'
@@ -116,17 +137,23 @@ def test_single_list_page_folds_records_into_sets() -> None:
 
 
 def test_partly_fixed_text_keeps_its_template_tokens() -> None:
-    pages = [f'<body><p class="by">by {a}</p><p class="cost">Price: {p}</p></body>'
-             for a, p in [("Ann Lee", "3"), ("Bo Dahl", "17"), ("Cy Twombly", "250")]]
+    pages = [
+        f'<body><p class="by">by {a}</p><p class="cost">Price: {p}</p></body>'
+        for a, p in [("Ann Lee", "3"), ("Bo Dahl", "17"), ("Cy Twombly", "250")]
+    ]
     template = induce_template(pages)
-    extraction = template.extract('<body><p class="by">by Dee Kay</p><p class="cost">Price: 8</p></body>')
+    extraction = template.extract(
+        '<body><p class="by">by Dee Kay</p><p class="cost">Price: 8</p></body>'
+    )
     assert sorted(v for vs in extraction.fields.values() for v in vs) == ["8", "Dee Kay"]
     assert {"by", "price"} <= set(template.field_names)
 
 
 def test_pages_of_another_kind_degrade_but_do_not_break() -> None:
     pages = site(21, 4)
-    other = '<body><form><input name="q" value="x"><button>Go</button></form><ol><li>1</li></ol></body>'
+    other = (
+        '<body><form><input name="q" value="x"><button>Go</button></form><ol><li>1</li></ol></body>'
+    )
     template = induce_template([*pages, other])
     for html in [*pages, other]:
         tree = dom.parse(html)
@@ -165,30 +192,44 @@ def _byline_page(title: str, authors: list[str], price: str) -> str:
     links = []
     for i, name in enumerate(authors):
         sep = "" if i == 0 else (" and " if i == len(authors) - 1 else ", ")
-        links.append(f'{sep}<a class="author" href="/a/{name.lower().replace(" ", "-")}">{name}</a>')
-    return (f'<body><div id="nav"><a href="/">Home</a></div><h1 class="title">{title}</h1>'
-            f'<p class="byline">by {"".join(links)}</p><p class="price">Price: {price}</p>'
-            '<div id="foot">Example Books</div></body>')
+        links.append(
+            f'{sep}<a class="author" href="/a/{name.lower().replace(" ", "-")}">{name}</a>'
+        )
+    return (
+        f'<body><div id="nav"><a href="/">Home</a></div><h1 class="title">{title}</h1>'
+        f'<p class="byline">by {"".join(links)}</p><p class="price">Price: {price}</p>'
+        '<div id="foot">Example Books</div></body>'
+    )
 
 
 def test_inline_authors_land_in_one_field() -> None:
-    pages = [_byline_page("Dune", ["Frank Herbert"], "9"),
-             _byline_page("Good Omens", ["Terry Pratchett", "Neil Gaiman"], "12"),
-             _byline_page("Ubik", ["Philip K. Dick"], "7"),
-             _byline_page("Anthology", ["Ann Lee", "Bo Dahl", "Cy Twombly"], "30")]
+    pages = [
+        _byline_page("Dune", ["Frank Herbert"], "9"),
+        _byline_page("Good Omens", ["Terry Pratchett", "Neil Gaiman"], "12"),
+        _byline_page("Ubik", ["Philip K. Dick"], "7"),
+        _byline_page("Anthology", ["Ann Lee", "Bo Dahl", "Cy Twombly"], "30"),
+    ]
     template = induce_template(pages)
     for html in pages:
         tree = dom.parse(html)
         assert template.render(template.extract(tree)) == normalized_form(tree)
-    probe = template.extract(_byline_page("Emma", ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"], "3"))
+    probe = template.extract(
+        _byline_page("Emma", ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"], "3")
+    )
     assert probe.matched
     assert ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"] in probe.fields.values()
     assert not any(v in {",", "and", " and ", ", "} for vs in probe.fields.values() for v in vs)
 
 
 def test_single_author_seeds_still_extract_several() -> None:
-    pages = [_byline_page(t, [a], p) for t, a, p in
-             [("Dune", "Frank Herbert", "9"), ("Ubik", "Philip K. Dick", "7"), ("Emma", "Jane Austen", "3")]]
+    pages = [
+        _byline_page(t, [a], p)
+        for t, a, p in [
+            ("Dune", "Frank Herbert", "9"),
+            ("Ubik", "Philip K. Dick", "7"),
+            ("Emma", "Jane Austen", "3"),
+        ]
+    ]
     template = induce_template(pages)
     probe = template.extract(_byline_page("Good Omens", ["Terry Pratchett", "Neil Gaiman"], "12"))
     assert probe.matched and probe.score == 1.0
@@ -196,22 +237,30 @@ def test_single_author_seeds_still_extract_several() -> None:
 
 
 def test_unlike_siblings_do_not_fold() -> None:
-    pages = [f'<body><div class="info"><p>by {a}</p><p>Price: {p}</p></div></body>'
-             for a, p in [("Ann Lee", "3"), ("Bo Dahl", "17"), ("Cy Twombly", "250")]]
+    pages = [
+        f'<body><div class="info"><p>by {a}</p><p>Price: {p}</p></div></body>'
+        for a, p in [("Ann Lee", "3"), ("Bo Dahl", "17"), ("Cy Twombly", "250")]
+    ]
     template = induce_template(pages)
     assert not template.set_names
-    extraction = template.extract('<body><div class="info"><p>by Dee Kay</p><p>Price: 8</p></div></body>')
+    extraction = template.extract(
+        '<body><div class="info"><p>by Dee Kay</p><p>Price: 8</p></div></body>'
+    )
     assert len([name for name, values in extraction.fields.items() if values]) == 2
 
 
 def test_lists_that_never_vary_are_template() -> None:
-    social = ('<div class="share"><a href="https://fb.example/share">F</a>'
-              '<a href="https://tw.example/share">T</a><a href="https://in.example/share">I</a></div>')
+    social = (
+        '<div class="share"><a href="https://fb.example/share">F</a>'
+        '<a href="https://tw.example/share">T</a><a href="https://in.example/share">I</a></div>'
+    )
     hidden = '<form><input type="hidden" name="kind" value="book"><input type="hidden" name="sku" value="{sku}"></form>'
-    pages = [f'<body><h1>{t}</h1>{social}{hidden.format(sku=s)}</body>'
-             for t, s in [("Dune", "11"), ("Emma", "12"), ("Ubik", "13")]]
+    pages = [
+        f"<body><h1>{t}</h1>{social}{hidden.format(sku=s)}</body>"
+        for t, s in [("Dune", "11"), ("Emma", "12"), ("Ubik", "13")]
+    ]
     template = induce_template(pages)
-    extraction = template.extract(f'<body><h1>Solaris</h1>{social}{hidden.format(sku="14")}</body>')
+    extraction = template.extract(f"<body><h1>Solaris</h1>{social}{hidden.format(sku='14')}</body>")
     values = sorted(v for vs in extraction.fields.values() for v in vs)
     assert values == ["14", "Solaris"]
     for html in pages:
@@ -220,16 +269,24 @@ def test_lists_that_never_vary_are_template() -> None:
 
 
 def _titled_page(title: str, author: str, isbn: str) -> str:
-    return (f'<body><div id="nav"><a href="/">Home</a></div><div class="book"><h1>{title}</h1>'
-            f'<p class="by">by {author}</p><p>ISBN: {isbn}</p></div><p>Example Books</p></body>')
+    return (
+        f'<body><div id="nav"><a href="/">Home</a></div><div class="book"><h1>{title}</h1>'
+        f'<p class="by">by {author}</p><p>ISBN: {isbn}</p></div><p>Example Books</p></body>'
+    )
 
 
 def test_a_first_word_all_seeds_share_stays_data() -> None:
-    books = [("The Winter Tide", "Ann Lee", "9781"), ("The Paper Tide", "Bo Dahl", "9782"),
-             ("The Lonely Bridge", "Cy Twombly", "9783"), ("The Baker's Orchard", "Di Fox", "9784")]
+    books = [
+        ("The Winter Tide", "Ann Lee", "9781"),
+        ("The Paper Tide", "Bo Dahl", "9782"),
+        ("The Lonely Bridge", "Cy Twombly", "9783"),
+        ("The Baker's Orchard", "Di Fox", "9784"),
+    ]
     template = induce_template([_titled_page(*book) for book in books])
-    for title, author, isbn in [("Kingdom of Gardens", "Eve Moss", "9785"),
-                                ("The Library of Kingdoms", "Al Roe", "9786")]:
+    for title, author, isbn in [
+        ("Kingdom of Gardens", "Eve Moss", "9785"),
+        ("The Library of Kingdoms", "Al Roe", "9786"),
+    ]:
         extraction = template.extract(_titled_page(title, author, isbn))
         assert extraction.matched
         values = [v for vs in extraction.fields.values() for v in vs]
@@ -238,15 +295,29 @@ def test_a_first_word_all_seeds_share_stays_data() -> None:
 
 
 def test_previous_names_follow_the_data_not_the_labels() -> None:
-    old = [_titled_page(t, a, i) for t, a, i in
-           [("Dune", "Ann Lee", "11"), ("Emma", "Bo Dahl", "12"), ("Ubik", "Cy Twombly", "13")]]
+    old = [
+        _titled_page(t, a, i)
+        for t, a, i in [
+            ("Dune", "Ann Lee", "11"),
+            ("Emma", "Bo Dahl", "12"),
+            ("Ubik", "Cy Twombly", "13"),
+        ]
+    ]
     first = induce_template(old)
-    (title_name,) = [name for name, values in first.extract(old[0]).fields.items()
-                     if values == ["Dune"]]
-    new = [page.replace("<h1>", "<b>New!</b><h1>") for page in
-           [_titled_page(t, a, i) for t, a, i in
-            [("Solaris", "Di Fox", "14"), ("Neuromancer", "Eve Moss", "15"),
-             ("Hyperion", "Al Roe", "16")]]]
+    (title_name,) = [
+        name for name, values in first.extract(old[0]).fields.items() if values == ["Dune"]
+    ]
+    new = [
+        page.replace("<h1>", "<b>New!</b><h1>")
+        for page in [
+            _titled_page(t, a, i)
+            for t, a, i in [
+                ("Solaris", "Di Fox", "14"),
+                ("Neuromancer", "Eve Moss", "15"),
+                ("Hyperion", "Al Roe", "16"),
+            ]
+        ]
+    ]
     fresh = induce_template(new)
     again = induce_template(new, previous=first)
     probe = new[0]

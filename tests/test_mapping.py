@@ -105,9 +105,7 @@ def assert_valid(a: ArrayTree, b: ArrayTree, pairs: list[tuple[int, int]]) -> No
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 18), st.integers(0, 4))
-def test_mapping_is_valid_and_never_beats_the_optimum(
-    seed: int, size: int, edits: int
-) -> None:
+def test_mapping_is_valid_and_never_beats_the_optimum(seed: int, size: int, edits: int) -> None:
     rng = random.Random(seed)
     original = random_tree(rng, size)
     variant = edit(rng, original, edits)

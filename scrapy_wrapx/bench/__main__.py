@@ -10,6 +10,7 @@ BENCHMARKS = {
     "relocate": "scrapy_wrapx.bench.relocate",
     "induce": "scrapy_wrapx.bench.induce",
     "crawl": "scrapy_wrapx.bench.crawl",
+    "calibrate": "scrapy_wrapx.bench.calibrate",
 }
 
 

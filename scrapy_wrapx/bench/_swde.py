@@ -81,9 +81,7 @@ def load_sites(data_dir: Path, limit: int | None = None) -> list[SwdeSite]:
     if not data_dir.is_dir():
         raise ValueError(f"No SWDE data directory at {str(data_dir)!r}")
     sites = [
-        load_site(path, limit)
-        for path in sorted(data_dir.iterdir())
-        if (path / "pages").is_dir()
+        load_site(path, limit) for path in sorted(data_dir.iterdir()) if (path / "pages").is_dir()
     ]
     if not sites:
         raise ValueError(f"No SWDE sites (with a pages/ folder) under {str(data_dir)!r}")

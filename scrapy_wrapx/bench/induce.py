@@ -65,8 +65,9 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
     seed_pages = case.pages[:seeds]
     rest = case.pages[seeds:]
     start = time.perf_counter()
-    template = induce_template([html for _, _, html in seed_pages],
-                               urls=[url for _, url, _ in seed_pages])
+    template = induce_template(
+        [html for _, _, html in seed_pages], urls=[url for _, url, _ in seed_pages]
+    )
     induce_seconds = time.perf_counter() - start
     times: dict[str, list[float]] = defaultdict(list)
     extracted: dict[str, dict[str, list[str]]] = {}
@@ -81,7 +82,9 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
         times["parse_ms"].append(parse_ms)
         times["extract_tree_ms"].append(tree_ms)
         times["extract_html_ms"].append(total_ms)
-        extracted[page_id] = {name: [canon(v) for v in values] for name, values in ex.fields.items()}
+        extracted[page_id] = {
+            name: [canon(v) for v in values] for name, values in ex.fields.items()
+        }
         unmatched += not ex.matched
         scores.append(ex.score)
     recovery, chosen = _recovery(case, extracted)
@@ -109,8 +112,9 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
     }
 
 
-def _recovery(case: Case, extracted: dict[str, dict[str, list[str]]]
-              ) -> tuple[dict[str, float], dict[str, str]]:
+def _recovery(
+    case: Case, extracted: dict[str, dict[str, list[str]]]
+) -> tuple[dict[str, float], dict[str, str]]:
     recovery: dict[str, float] = {}
     chosen: dict[str, str] = {}
     for attr, by_page in sorted(case.truth.items()):
@@ -135,8 +139,9 @@ def _recovery(case: Case, extracted: dict[str, dict[str, list[str]]]
     return recovery, chosen
 
 
-def _stability(case: Case, template: Any, seeds: int,
-               extracted: dict[str, dict[str, list[str]]]) -> dict[str, Any]:
+def _stability(
+    case: Case, template: Any, seeds: int, extracted: dict[str, dict[str, list[str]]]
+) -> dict[str, Any]:
     """Re-induce from the next ``seeds`` pages (0005-0009), alone and with
     the first template as ``previous``, and compare the field that carries
     each attribute (chosen as in :func:`_recovery`, on the pages after
@@ -150,18 +155,22 @@ def _stability(case: Case, template: Any, seeds: int,
     _, first_chosen = _recovery(case, {k: v for k, v in extracted.items() if k in ids})
     shares: dict[str, Any] = {}
     for key, previous in (("names_stable", None), ("names_stable_previous", template)):
-        again = induce_template([html for _, _, html in second],
-                                urls=[url for _, url, _ in second], previous=previous)
+        again = induce_template(
+            [html for _, _, html in second], urls=[url for _, url, _ in second], previous=previous
+        )
         fields = {
-            page_id: {name: [canon(v) for v in values]
-                      for name, values in again.extract(html, url).fields.items()}
+            page_id: {
+                name: [canon(v) for v in values]
+                for name, values in again.extract(html, url).fields.items()
+            }
             for page_id, url, html in rest
         }
         _, chosen = _recovery(case, fields)
         same = [attr for attr in first_chosen if chosen.get(attr) == first_chosen[attr]]
         shares[key] = len(same) / len(first_chosen) if first_chosen else 1.0
         shares[key + "_differ"] = {
-            attr: (first_chosen[attr], chosen.get(attr)) for attr in first_chosen
+            attr: (first_chosen[attr], chosen.get(attr))
+            for attr in first_chosen
             if attr not in same
         }
     return shares
@@ -258,32 +267,46 @@ def main(argv: list[str] | None = None) -> int:
     for case in cases:
         result = run_case(case, args.seeds, args.repeat)
         results.append(result)
-        print(f"== {result['site']}: {result['pages']} pages, {result['fields']} fields, "
-              f"induction {result['induce_seconds']:.2f}s")
+        print(
+            f"== {result['site']}: {result['pages']} pages, {result['fields']} fields, "
+            f"induction {result['induce_seconds']:.2f}s"
+        )
         for attr, share in result["recovered"].items():
-            print(f"  {attr:<18} recovered {share:.3f}  field {result['fields_chosen'].get(attr)!r}")
-        print(f"  leaked {result['leaked_share']:.4f} ({result['leaked_values']}/"
-              f"{result['extracted_values']}), unmatched {result['unmatched_pages']}"
-              f" ({result['unmatched_share']:.3f}), median score {result['median_score']:.3f}")
+            print(
+                f"  {attr:<18} recovered {share:.3f}  field {result['fields_chosen'].get(attr)!r}"
+            )
+        print(
+            f"  leaked {result['leaked_share']:.4f} ({result['leaked_values']}/"
+            f"{result['extracted_values']}), unmatched {result['unmatched_pages']}"
+            f" ({result['unmatched_share']:.3f}), median score {result['median_score']:.3f}"
+        )
         if "names_stable" in result:
-            print(f"  field names stable on re-induction from the next {result['seeds']} pages:"
-                  f" {result['names_stable']:.3f} of attributes"
-                  f" {result['names_stable_differ'] or ''}, with previous="
-                  f" {result['names_stable_previous']:.3f}"
-                  f" {result['names_stable_previous_differ'] or ''}")
-        print(f"  median ms: lxml {result['lxml_parse_ms']:.2f}, parse {result['parse_ms']:.2f},"
-              f" extract(tree) {result['extract_tree_ms']:.2f}"
-              f" ({result['extract_tree_x_lxml']:.2f}x), extract(html)"
-              f" {result['extract_html_ms']:.2f} ({result['extract_html_x_lxml']:.2f}x)")
+            print(
+                f"  field names stable on re-induction from the next {result['seeds']} pages:"
+                f" {result['names_stable']:.3f} of attributes"
+                f" {result['names_stable_differ'] or ''}, with previous="
+                f" {result['names_stable_previous']:.3f}"
+                f" {result['names_stable_previous_differ'] or ''}"
+            )
+        print(
+            f"  median ms: lxml {result['lxml_parse_ms']:.2f}, parse {result['parse_ms']:.2f},"
+            f" extract(tree) {result['extract_tree_ms']:.2f}"
+            f" ({result['extract_tree_x_lxml']:.2f}x), extract(html)"
+            f" {result['extract_html_ms']:.2f} ({result['extract_html_x_lxml']:.2f}x)"
+        )
     if not args.no_fixture:
         shares = fixture_list_check()
-        print("== fixture list pages: records recovered "
-              + ", ".join(f"{attr} {share:.3f}" for attr, share in shares.items()))
+        print(
+            "== fixture list pages: records recovered "
+            + ", ".join(f"{attr} {share:.3f}" for attr, share in shares.items())
+        )
     swde = [r for r in results if r["site"] != "fixture"]
     pairs = [share for r in swde for share in r["recovered"].values()]
     if pairs:
-        print(f"SWDE: mean recovered {statistics.mean(pairs):.3f} over {len(pairs)} pairs,"
-              f" min {min(pairs):.3f}")
+        print(
+            f"SWDE: mean recovered {statistics.mean(pairs):.3f} over {len(pairs)} pairs,"
+            f" min {min(pairs):.3f}"
+        )
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2))
     return 0

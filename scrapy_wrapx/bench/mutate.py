@@ -74,18 +74,10 @@ _WORDS = [
     "commodo",
     "consequat",
 ]
-_TABLE_PARTS = frozenset(
-    {"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"}
-)
-_LIST_PARTS = frozenset(
-    {"ul", "ol", "dl", "select", "optgroup", "li", "dt", "dd", "option"}
-)
-_NO_WRAP_PARENTS = (
-    _TABLE_PARTS | _LIST_PARTS | frozenset({"p", "a", "span", "button", "label"})
-)
-_SKIP = frozenset(
-    {"script", "style", "noscript", "head", "title", "meta", "link", "br", "hr"}
-)
+_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption"})
+_LIST_PARTS = frozenset({"ul", "ol", "dl", "select", "optgroup", "li", "dt", "dd", "option"})
+_NO_WRAP_PARENTS = _TABLE_PARTS | _LIST_PARTS | frozenset({"p", "a", "span", "button", "label"})
+_SKIP = frozenset({"script", "style", "noscript", "head", "title", "meta", "link", "br", "hr"})
 
 
 def mutate(html: str, severity: str, seed: int = 0) -> str:
@@ -116,9 +108,7 @@ def _elements(body: etree._Element) -> list[etree._Element]:
     return [
         element
         for element in body.iter()
-        if isinstance(element.tag, str)
-        and element.tag not in _SKIP
-        and element is not body
+        if isinstance(element.tag, str) and element.tag not in _SKIP and element is not body
     ]
 
 
@@ -153,9 +143,7 @@ def _wrap(rng: random.Random, body: etree._Element) -> None:
 def _insert_block(rng: random.Random, body: etree._Element) -> None:
     """Insert a new block of content (text and a link) next to an element."""
     choices = [
-        element
-        for element in _elements(body)
-        if _parent_tag(element) not in _NO_WRAP_PARENTS
+        element for element in _elements(body) if _parent_tag(element) not in _NO_WRAP_PARENTS
     ] or [body]
     anchor = rng.choice(choices)
     block = etree.Element("div", {"class": f"promo-{rng.randint(100, 999)}"})
@@ -188,11 +176,7 @@ def _insert_cell(rng: random.Random, body: etree._Element) -> None:
 
 def _change_attribute(rng: random.Random, body: etree._Element) -> None:
     """Rename or drop a class or an id."""
-    choices = [
-        element
-        for element in _elements(body)
-        if element.get("class") or element.get("id")
-    ]
+    choices = [element for element in _elements(body) if element.get("class") or element.get("id")]
     if not choices:
         return
     element = rng.choice(choices)
@@ -200,9 +184,7 @@ def _change_attribute(rng: random.Random, body: etree._Element) -> None:
     if rng.random() < 0.5:
         del element.attrib[name]
     else:
-        element.set(
-            name, f"{rng.choice(_WORDS)}-{rng.choice(_WORDS)}{rng.randint(1, 99)}"
-        )
+        element.set(name, f"{rng.choice(_WORDS)}-{rng.choice(_WORDS)}{rng.randint(1, 99)}")
 
 
 def _table_to_divs(rng: random.Random, body: etree._Element) -> None:

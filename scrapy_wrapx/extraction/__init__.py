@@ -71,8 +71,11 @@ def _program(items: list[TNode], data: frozenset[int]) -> list[tuple[Any, ...]]:
             continue
         if isinstance(item, Elem):
             if item.names:
-                fields = tuple((index, item.names[name]) for index, name
-                               in enumerate(item.variant_attrs) if item.names.get(name))
+                fields = tuple(
+                    (index, item.names[name])
+                    for index, name in enumerate(item.variant_attrs)
+                    if item.names.get(name)
+                )
                 steps.append((_ATTRS, item.uid, fields))
             steps.extend(_program(item.children, data))
         elif isinstance(item, Text):
@@ -118,8 +121,13 @@ def extract(template: Template, page: str | bytes | PageTree, url: str | None = 
     return Extraction(fields, records, score, ok, url, env, coverage)
 
 
-def _collect(program: list[tuple[Any, ...]], env: Env, fields: dict[str, list[str]],
-             records: dict[str, list[dict[str, Any]]], record: dict[str, Any] | None) -> None:
+def _collect(
+    program: list[tuple[Any, ...]],
+    env: Env,
+    fields: dict[str, list[str]],
+    records: dict[str, list[dict[str, Any]]],
+    record: dict[str, Any] | None,
+) -> None:
     """Run a collection program (:func:`_program`) on an environment,
     gathering field values in page order; inside a set, also into the
     current record."""
@@ -157,7 +165,9 @@ def _collect(program: list[tuple[Any, ...]], env: Env, fields: dict[str, list[st
                 _add(fields, record, step[2], " ".join(texts))
 
 
-def _add(fields: dict[str, list[str]], record: dict[str, Any] | None, name: str, value: str) -> None:
+def _add(
+    fields: dict[str, list[str]], record: dict[str, Any] | None, name: str, value: str
+) -> None:
     fields.setdefault(name, []).append(value)
     if record is not None:
         if name in record:
@@ -193,9 +203,13 @@ def _render_items(items: list[TNode], env: Env, depth: int, out: list[FormItem])
                 out.append((depth, TEXT, value))
             elif value is not None:
                 slots = iter(value)
-                out.append((depth, TEXT, "".join(
-                    next(slots) if part is None else part for part in item.parts
-                )))
+                out.append(
+                    (
+                        depth,
+                        TEXT,
+                        "".join(next(slots) if part is None else part for part in item.parts),
+                    )
+                )
         elif isinstance(item, Opt):
             if env.get(item.uid):
                 _render_items([item.child], env, depth, out)

@@ -96,8 +96,10 @@ class Compiled:
                 self.tags[node.uid] = _tags(node.children)
             if isinstance(node, Elem):
                 self.elems[node.uid] = (
-                    tuple(node.variant_attrs), self.sigs[node.uid],
-                    plan_of(node.children, _first_leaf), self.tags[node.uid],
+                    tuple(node.variant_attrs),
+                    self.sigs[node.uid],
+                    plan_of(node.children, _first_leaf),
+                    self.tags[node.uid],
                 )
             elif isinstance(node, Set):
                 self.plans[node.uid] = plan_of(node.children, _first_leaf)
@@ -111,8 +113,10 @@ class Compiled:
 def _starts(found: First) -> tuple[frozenset[str], tuple[TNode, ...]]:
     if found is None:
         return frozenset(), ()
-    tags = frozenset(TEXT if isinstance(item, Text) else item.tag  # type: ignore[union-attr]
-                     for item in found[0])
+    tags = frozenset(
+        TEXT if isinstance(item, Text) else item.tag  # type: ignore[union-attr]
+        for item in found[0]
+    )
     return tags, found[0]
 
 
@@ -177,8 +181,11 @@ class Matcher:
             ok = j < len(children) and self.shallow(item, children[j])
             result = frozenset((j + 1,)) if ok else _EMPTY
         elif isinstance(item, Text):
-            ok = (j < len(children) and children[j].tag == TEXT
-                  and item.split(children[j].value) is not None)
+            ok = (
+                j < len(children)
+                and children[j].tag == TEXT
+                and item.split(children[j].value) is not None
+            )
             result = frozenset((j + 1,)) if ok else _EMPTY
         elif isinstance(item, Opt):
             result = self.item_ends(item.child, owner, j) | {j}
@@ -186,9 +193,10 @@ class Matcher:
             reached: set[int] = set()
             frontier = frozenset((j,))
             while frontier:
-                new = frozenset(
-                    e for e in self.hedge_ends(item.children, owner, frontier) if e > j
-                ) - reached
+                new = (
+                    frozenset(e for e in self.hedge_ends(item.children, owner, frontier) if e > j)
+                    - reached
+                )
                 reached |= new
                 frontier = new
             result = frozenset(reached)
@@ -212,8 +220,9 @@ class Matcher:
                 break
         return current
 
-    def _parse(self, items: list[TNode], owner: Node, start: int, end: int,
-               ends: Any) -> list[tuple[int, int]] | None:
+    def _parse(
+        self, items: list[TNode], owner: Node, start: int, end: int, ends: Any
+    ) -> list[tuple[int, int]] | None:
         """Spans of ``items`` over ``owner.children[start:end]``, or None.
 
         Depth first, each item trying its longest span first, so earlier
@@ -239,7 +248,8 @@ class Matcher:
             elif (level, position) not in dead:
                 found = ends(items[level], owner, position)
                 candidates = (
-                    [e for e in found if e <= end] if len(found) < 2
+                    [e for e in found if e <= end]
+                    if len(found) < 2
                     else sorted((e for e in found if e <= end), reverse=True)
                 )
                 frames.append([position, candidates, 0])
@@ -268,7 +278,8 @@ class Matcher:
         position = end
         for level in range(len(levels) - 2, -1, -1):
             start = max(
-                s for s in levels[level]
+                s
+                for s in levels[level]
                 if s < position
                 and position in self.hedge_ends(item.children, owner, frozenset((s,)))
             )
@@ -299,8 +310,16 @@ class Matcher:
                 return 1.0
         return 1.0 + self.hedge(t.children, plan, tags, node, 0, len(children), env)
 
-    def hedge(self, items: list[TNode], plan: int, tags: tuple[str, ...] | None, owner: Node,
-              start: int, end: int, env: Env) -> float:
+    def hedge(
+        self,
+        items: list[TNode],
+        plan: int,
+        tags: tuple[str, ...] | None,
+        owner: Node,
+        start: int,
+        end: int,
+        env: Env,
+    ) -> float:
         """Match ``owner.children[start:end]`` as ``items`` (see :mod:`._plan`)."""
         children = owner.children
         if plan == TAGS:
@@ -333,8 +352,9 @@ class Matcher:
             return self.lenient(items, owner, start, end, env)
         return self.search(items, owner, start, end, env)
 
-    def greedy(self, items: list[TNode], children: list[Node], j: int, end: int,
-               env: Env) -> tuple[float, int] | None:
+    def greedy(
+        self, items: list[TNode], children: list[Node], j: int, end: int, env: Env
+    ) -> tuple[float, int] | None:
         """One left-to-right pass over a hedge, taking every optional and
         repetition that can start (in a deterministic hedge, see
         :mod:`._plan`, the only parse): ``(weight, where it ended)``, or
@@ -398,8 +418,14 @@ class Matcher:
                     return True
         return False
 
-    def _greedy_ends(self, items: list[TNode], children: list[Node], j: int, end: int,
-                     spans: list[tuple[int, int]] | None) -> int | None:
+    def _greedy_ends(
+        self,
+        items: list[TNode],
+        children: list[Node],
+        j: int,
+        end: int,
+        spans: list[tuple[int, int]] | None,
+    ) -> int | None:
         """Where a greedy pass by shallow fits ends (no deep matching): the
         first path the depth-first parse tries, without its bookkeeping."""
         for item in items:
@@ -458,8 +484,9 @@ class Matcher:
         env.update(local)
         return weight
 
-    def _take_all(self, items: list[TNode], owner: Node, spans: list[tuple[int, int]],
-                  env: Env) -> float:
+    def _take_all(
+        self, items: list[TNode], owner: Node, spans: list[tuple[int, int]], env: Env
+    ) -> float:
         weight = 0.0
         for item, (begin, finish) in zip(items, spans, strict=True):
             weight += self.take(item, owner, begin, finish, env)
@@ -494,9 +521,10 @@ class Matcher:
             reached: set[int] = set()
             frontier = frozenset((j,))
             while frontier:
-                new = frozenset(
-                    e for e in self._exact_hedge(item.children, owner, frontier) if e > j
-                ) - reached
+                new = (
+                    frozenset(e for e in self._exact_hedge(item.children, owner, frontier) if e > j)
+                    - reached
+                )
                 reached |= new
                 frontier = new
             result = frozenset(reached)
@@ -505,8 +533,9 @@ class Matcher:
         self.exact_memo[key] = result
         return result
 
-    def _exact_hedge(self, items: list[TNode], owner: Node, starts: frozenset[int]
-                     ) -> frozenset[int]:
+    def _exact_hedge(
+        self, items: list[TNode], owner: Node, starts: frozenset[int]
+    ) -> frozenset[int]:
         current = starts
         for item in items:
             reached: set[int] = set()
@@ -632,7 +661,11 @@ class Matcher:
                 j += 1
             else:
                 item = items[i]
-                if isinstance(item, Set) and stop - j == 1 and not self.item_ends(item, owner, start + j):
+                if (
+                    isinstance(item, Set)
+                    and stop - j == 1
+                    and not self.item_ends(item, owner, start + j)
+                ):
                     # One unfit repetition: match it as the set's element.
                     rep_env: Env = {}
                     head = item.children[-1]

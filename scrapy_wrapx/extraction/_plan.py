@@ -94,9 +94,7 @@ def deterministic(items: list[TNode], follow: tuple[TNode, ...], anchor: Anchor)
         if found is None:
             return False
         after[index] = found[0] + after[index + 1] if found[1] else found[0]
-    return all(
-        _deterministic_item(item, after[i + 1], anchor) for i, item in enumerate(items)
-    )
+    return all(_deterministic_item(item, after[i + 1], anchor) for i, item in enumerate(items))
 
 
 def _deterministic_item(item: TNode, follow: tuple[TNode, ...], anchor: Anchor) -> bool:

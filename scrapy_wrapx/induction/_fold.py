@@ -97,9 +97,12 @@ def _fold_separated(children: list[TNode]) -> list[TNode]:
         head = children[i]
         end = i + 1
         if isinstance(head, Elem):
-            while (end + 1 < len(children) and _separator(children[end])
-                   and isinstance(children[end + 1], Elem)
-                   and _similar([head], [children[end + 1]])):
+            while (
+                end + 1 < len(children)
+                and _separator(children[end])
+                and isinstance(children[end + 1], Elem)
+                and _similar([head], [children[end + 1]])
+            ):
                 end += 2
         if end - i < 3:
             out.append(head)
@@ -135,9 +138,7 @@ def fold_children(children: list[TNode]) -> list[TNode]:
         i = 0
         while i < len(children):
             first = children[i : i + period]
-            if len(first) < period or (
-                period > 1 and len({_symbol(node) for node in first}) == 1
-            ):
+            if len(first) < period or (period > 1 and len({_symbol(node) for node in first}) == 1):
                 out.append(children[i])
                 i += 1
                 continue

@@ -75,12 +75,18 @@ def induce_template(
         node.aux = None
     for text in separators:
         text.names = [""] * text.slots  # rendered, never a field
-    template = Template(root, meta={
-        "seeds": len(trees),
-        "urls": [tree.url for tree in trees],
-    })
-    template.fields = name_fields(root, previous.fields if previous is not None else None,
-                                  separators={id(text) for text in separators})
+    template = Template(
+        root,
+        meta={
+            "seeds": len(trees),
+            "urls": [tree.url for tree in trees],
+        },
+    )
+    template.fields = name_fields(
+        root,
+        previous.fields if previous is not None else None,
+        separators={id(text) for text in separators},
+    )
     if previous is not None:
         keep_names(template, previous, trees)
     return template
@@ -227,8 +233,12 @@ def _widen_bylines(root: Elem) -> list[Text]:
         if not isinstance(node, Elem) or len(node.children) < 2:
             continue
         last, before = node.children[-1], node.children[-2]
-        if (isinstance(last, Elem) and last.tag in INLINE_TAGS and isinstance(before, Text)
-                and _carries_data(last)):
+        if (
+            isinstance(last, Elem)
+            and last.tag in INLINE_TAGS
+            and isinstance(before, Text)
+            and _carries_data(last)
+        ):
             sep = Text([None])
             sep.aux = Info(frozenset({("#",)}), 1, [], "#", sep=True)
             wrapped = Opt(sep)

@@ -153,15 +153,21 @@ def refresh(node: TNode) -> None:
     """Recompute a node's :class:`Info` from its children's."""
     if isinstance(node, Elem):
         label = elem_label(node.tag, node.attrs)
-        node.aux = Info(profile_of(label, node.children),
-                        1 + sum(c.aux.size for c in node.children), label=label)
+        node.aux = Info(
+            profile_of(label, node.children),
+            1 + sum(c.aux.size for c in node.children),
+            label=label,
+        )
     elif isinstance(node, (Set, Opt)):
         children = node.children if isinstance(node, Set) else [node.child]
         profile: set[tuple[str, ...]] = set()
         for child in children:
             profile |= child.aux.profile
-        node.aux = Info(frozenset(profile), sum(c.aux.size for c in children),
-                        label=children[0].aux.label if children else "")
+        node.aux = Info(
+            frozenset(profile),
+            sum(c.aux.size for c in children),
+            label=children[0].aux.label if children else "",
+        )
 
 
 def instance(tree: PageTree, template: frozenset[str]) -> Elem:
@@ -177,8 +183,12 @@ def instance(tree: PageTree, template: frozenset[str]) -> Elem:
             continue
         if node.tag == TEXT:
             text = Text([node.value])
-            text.aux = Info(frozenset({(text_label(node.value, template),)}), 1,
-                            [node.value], text_label(node.value, template))
+            text.aux = Info(
+                frozenset({(text_label(node.value, template),)}),
+                1,
+                [node.value],
+                text_label(node.value, template),
+            )
             made[node.index] = text
             continue
         attrs: dict[str, str | None] = {str(k): str(v) for k, v in node.element.attrib.items()}

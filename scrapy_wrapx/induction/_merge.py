@@ -1,7 +1,7 @@
 """Merging templates: the multiple tree merge of seed 000, by alignment.
 
 Seed 000 recognizes peer nodes (simple tree matching with structural and
-textual symbols), aligns the peer matrix with rules R1–R4 and compresses it.
+textual symbols), aligns the peer matrix with rules R1-R4 and compresses it.
 Here the peer matrix is built one page at a time, as partial tree alignment
 does with its growing seed tree (seed 001): the current template's children
 are aligned with the next page's children by dynamic programming that
@@ -93,13 +93,21 @@ def merge_nodes(a: TNode, b: TNode) -> TNode:
         body_b: list[TNode] = b.children if isinstance(b, Set) else [b]
         merged = Set(merge_hedges(body_a, body_b))
         refresh(merged)
-        if (isinstance(a, Set) and isinstance(b, Set) and a.aux.sig is not None
-                and a.aux.sig == b.aux.sig):
+        if (
+            isinstance(a, Set)
+            and isinstance(b, Set)
+            and a.aux.sig is not None
+            and a.aux.sig == b.aux.sig
+        ):
             # The same list on both sides so far: maybe template (see Info).
             merged.aux.raw, merged.aux.sig = a.aux.raw, a.aux.sig
             merged.aux.count = a.aux.count + b.aux.count
-        if (isinstance(a, Set) and isinstance(b, Set) and a.aux.instances is not None
-                and b.aux.instances is not None):
+        if (
+            isinstance(a, Set)
+            and isinstance(b, Set)
+            and a.aux.instances is not None
+            and b.aux.instances is not None
+        ):
             merged.aux.instances = a.aux.instances + b.aux.instances
     else:
         merged = a  # two blobs

@@ -19,6 +19,7 @@ label. Nor is a fixed text that closes the element of the slot before it, as
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ..template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
@@ -76,7 +77,7 @@ class _Namer:
         self.sets: list[Set] = []
         self.separators: set[int] | frozenset[int] = frozenset()
 
-    def unique(self, base: str, context: list[str] = ()) -> str:  # type: ignore[assignment]
+    def unique(self, base: str, context: Sequence[str] = ()) -> str:
         """``base``, or when taken, ``base`` qualified by the nearest
         ancestor hint that makes it unique (``details_copy`` inside
         ``reviews`` becomes ``reviews_details_copy``), and only then a
@@ -98,8 +99,16 @@ class _Namer:
         self.used.add(name)
         return name
 
-    def add(self, uid: int, slot: str, label: str, hint: str, path: str, fallback: str,
-            context: list[str] = ()) -> str:  # type: ignore[assignment]
+    def add(
+        self,
+        uid: int,
+        slot: str,
+        label: str,
+        hint: str,
+        path: str,
+        fallback: str,
+        context: Sequence[str] = (),
+    ) -> str:
         info = FieldInfo("", uid, slot, label, hint, path)
         reused = [n for n in self.previous.get(info.key, []) if n not in self.used]
         if reused:
@@ -166,8 +175,7 @@ class _Namer:
         tags = [e.tag for e in ancestors[-2:]]
         context = _context(ancestors[:-1])
         item.names = [
-            self.add(item.uid, str(slot), label, hint, path, tags[-1] if tags else "text",
-                     context)
+            self.add(item.uid, str(slot), label, hint, path, tags[-1] if tags else "text", context)
             for slot in range(item.slots)
         ]
         self.last_label = None
@@ -189,8 +197,11 @@ def _common(a: list[int], b: list[int]) -> int:
     return common
 
 
-def name_fields(root: Elem, previous: list[FieldInfo] | None = None,
-                separators: set[int] | frozenset[int] = frozenset()) -> list[FieldInfo]:
+def name_fields(
+    root: Elem,
+    previous: list[FieldInfo] | None = None,
+    separators: set[int] | frozenset[int] = frozenset(),
+) -> list[FieldInfo]:
     """Name every field and set of a finalized template (uids assigned).
     ``separators`` are the ``id()`` of texts between list items: never
     fields, never labels."""

@@ -45,8 +45,12 @@ def keep_names(template: Template, previous: Template, trees: Sequence[PageTree]
     new_keys = {info.name: info.key for info in template.fields}
     ranked = sorted(
         pairs.items(),
-        key=lambda item: (-item[1], old_keys.get(item[0][1]) != new_keys.get(item[0][0]),
-                          item[0][0] != item[0][1], item[0]),
+        key=lambda item: (
+            -item[1],
+            old_keys.get(item[0][1]) != new_keys.get(item[0][0]),
+            item[0][0] != item[0][1],
+            item[0],
+        ),
     )
     renamed: dict[str, str] = {}
     taken: set[str] = set()

@@ -169,8 +169,8 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
     while prefix and any(len(t) <= len(prefix) for t in tokens):
         prefix = prefix[:-1]
     while prefix:
-        fixed, rests = "".join(prefix), ["".join(t[len(prefix) :]) for t in tokens]
-        if _cut_after(fixed, rests) and _boundary(fixed, rests):
+        fixed, tails = "".join(prefix), ["".join(t[len(prefix) :]) for t in tokens]
+        if _cut_after(fixed, tails) and _boundary(fixed, tails):
             break
         prefix = prefix[:-1]
     rests = [t[len(prefix) :] for t in tokens]

@@ -5,7 +5,7 @@ triple ⟨ALD, RLD, PD⟩ from the target to ``u``; applied from ``u'`` in the
 variant it points at a leaf. Algorithm 2 sorts those pointers into *strong*
 ones (ALD and RLD land on the same leaf, at the right path distance),
 *weak* ones (RLD lands at the right path distance) and plain ALD landings;
-§4.3.3 picks the center among the best class by the least mean |ALD| of
+§4.3.3 picks the center among the best class by the least mean ``|ALD|`` of
 its supporters, then by most votes. The neighbour zone is the leaves within
 a radius of the center.
 """
