@@ -21,8 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest_twisted
 import scrapy
-from scrapy import signals
-from scrapy.crawler import Crawler, CrawlerRunner
+from scrapy.crawler import CrawlerRunner
 from scrapy.http import HtmlResponse
 
 from scrapy_wrapx._text import fold_whitespace
@@ -30,6 +29,7 @@ from scrapy_wrapx.bench.induce import canon
 from scrapy_wrapx.demo import DemoSite
 
 from .conftest import DemoEndpoint
+from .crawling import collect_items, crawl_settings
 
 
 class FollowSpider(scrapy.Spider):
@@ -48,24 +48,6 @@ class FollowSpider(scrapy.Spider):
         for href in response.css("a::attr(href)").getall():
             if urlsplit(href).scheme in ("", "http", "https"):
                 yield response.follow(href)
-
-
-def _settings(store: Path) -> dict[str, Any]:
-    return {
-        "WRAPX_STORE_SQLITE_PATH": str(store),
-        "LOG_LEVEL": "INFO",
-        "TELNETCONSOLE_ENABLED": False,
-        "ROBOTSTXT_OBEY": False,
-        "CONCURRENT_REQUESTS": 8,
-    }
-
-
-def _collect(crawler: Crawler) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    crawler.signals.connect(
-        lambda item, **_: items.append(item), signal=signals.item_scraped, weak=False
-    )
-    return items
 
 
 def _path(url: str) -> str:
@@ -89,9 +71,9 @@ def _fields_found(item: dict[str, Any], truth: dict[str, list[str]]) -> dict[str
 def test_demo_crawl_emits_one_item_per_page(
     demo_server: DemoEndpoint, demo_site: DemoSite, tmp_path: Path
 ) -> Iterator[Any]:
-    runner = CrawlerRunner(_settings(tmp_path / "wrapx.sqlite3"))
+    runner = CrawlerRunner(crawl_settings(tmp_path / "wrapx.sqlite3"))
     crawler = runner.create_crawler(FollowSpider)
-    items = _collect(crawler)
+    items = collect_items(crawler)
     yield runner.crawl(crawler, start_url=demo_server.url)
     stats = crawler.stats.get_stats()  # type: ignore[union-attr]
 
@@ -125,12 +107,12 @@ def test_demo_crawl_emits_one_item_per_page(
 def test_second_crawl_uses_stored_templates(
     demo_server: DemoEndpoint, tmp_path: Path
 ) -> Iterator[Any]:
-    runner = CrawlerRunner(_settings(tmp_path / "wrapx.sqlite3"))
+    runner = CrawlerRunner(crawl_settings(tmp_path / "wrapx.sqlite3"))
     first = runner.create_crawler(FollowSpider)
-    first_items = _collect(first)
+    first_items = collect_items(first)
     yield runner.crawl(first, start_url=demo_server.url)
     second = runner.create_crawler(FollowSpider)
-    second_items = _collect(second)
+    second_items = collect_items(second)
     yield runner.crawl(second, start_url=demo_server.url)
     stats = second.stats.get_stats()  # type: ignore[union-attr]
     assert "wrapx/induction/started_count" not in stats

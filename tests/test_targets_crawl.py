@@ -13,13 +13,13 @@ from typing import Any, ClassVar
 
 import pytest_twisted
 import scrapy
-from scrapy import signals
-from scrapy.crawler import Crawler, CrawlerRunner
+from scrapy.crawler import CrawlerRunner
 
 from scrapy_wrapx import Target
 from scrapy_wrapx.demo import DemoSite
 
 from .conftest import DemoEndpoint
+from .crawling import collect_items, crawl_settings
 
 
 class DemoBooksSpider(scrapy.Spider):
@@ -59,25 +59,6 @@ class BrokenSpider(DemoBooksSpider):
     wrapx_targets: ClassVar[dict[str, Any]] = {"price": "//span[@class='price'"}
 
 
-def _settings(tmp_path: Path) -> dict[str, Any]:
-    return {
-        "WRAPX_STORE_SQLITE_PATH": str(tmp_path / "wrapx.sqlite3"),
-        "WRAPX_TARGETS_REPAIR_AFTER": 2,
-        "LOG_LEVEL": "INFO",
-        "TELNETCONSOLE_ENABLED": False,
-        "ROBOTSTXT_OBEY": False,
-        "CONCURRENT_REQUESTS": 4,
-    }
-
-
-def _collect(crawler: Crawler) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    crawler.signals.connect(
-        lambda item, **_: items.append(item), signal=signals.item_scraped, weak=False
-    )
-    return items
-
-
 def _truth(site: DemoSite, url: str, prefix: str) -> dict[str, str]:
     path = "/" + url.split(prefix, 1)[1].lstrip("/")
     return {name: site.truth[path][name][0] for name in DemoBooksSpider.wrapx_targets}
@@ -87,10 +68,14 @@ def _truth(site: DemoSite, url: str, prefix: str) -> dict[str, str]:
 def test_crawls_fill_targets_then_heal_them_on_the_redesign(
     tmp_path: Path, demo_server: DemoEndpoint, demo_site: DemoSite, demo_site_v2: DemoSite
 ) -> Iterator[Any]:
-    runner = CrawlerRunner(_settings(tmp_path))
+    runner = CrawlerRunner(
+        crawl_settings(
+            tmp_path / "wrapx.sqlite3", WRAPX_TARGETS_REPAIR_AFTER=2, CONCURRENT_REQUESTS=4
+        )
+    )
 
     original = runner.create_crawler(DemoBooksSpider)
-    items = _collect(original)
+    items = collect_items(original)
     yield runner.crawl(original, base_url=demo_server.url)
     books = [item for item in items if "kind" not in item]
     assert len(books) == len(demo_site.detail_pages)
@@ -107,7 +92,7 @@ def test_crawls_fill_targets_then_heal_them_on_the_redesign(
     assert others and all(set(item) == {"url", "kind"} for item in others)
 
     redesigned = runner.create_crawler(DemoBooksSpider)
-    items = _collect(redesigned)
+    items = collect_items(redesigned)
     yield runner.crawl(redesigned, base_url=demo_server.v2("/"))
     books = [item for item in items if "kind" not in item]
     assert len(books) == len(demo_site_v2.detail_pages)
@@ -128,9 +113,13 @@ def test_crawls_fill_targets_then_heal_them_on_the_redesign(
 def test_invalid_target_stops_the_spider_at_start(
     tmp_path: Path, demo_server: DemoEndpoint
 ) -> Iterator[Any]:
-    runner = CrawlerRunner(_settings(tmp_path))
+    runner = CrawlerRunner(
+        crawl_settings(
+            tmp_path / "wrapx.sqlite3", WRAPX_TARGETS_REPAIR_AFTER=2, CONCURRENT_REQUESTS=4
+        )
+    )
     crawler = runner.create_crawler(BrokenSpider)
-    items = _collect(crawler)
+    items = collect_items(crawler)
     yield runner.crawl(crawler, base_url=demo_server.url)
     assert crawler.stats.get_value("finish_reason") == "wrapx_invalid_target"
     assert items == []

@@ -1,0 +1,30 @@
+"""Helpers for the tests that run real crawls against the demo server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+
+
+def crawl_settings(store: Path, **overrides: Any) -> dict[str, Any]:
+    """Fast local crawls with the store in ``store`` (a SQLite file)."""
+    return {
+        "WRAPX_STORE_SQLITE_PATH": str(store),
+        "LOG_LEVEL": "INFO",
+        "TELNETCONSOLE_ENABLED": False,
+        "ROBOTSTXT_OBEY": False,
+        "CONCURRENT_REQUESTS": 8,
+        **overrides,
+    }
+
+
+def collect_items(crawler: Crawler) -> list[dict[str, Any]]:
+    """The items ``crawler`` will scrape, in scrape order."""
+    items: list[dict[str, Any]] = []
+    crawler.signals.connect(
+        lambda item, **_: items.append(item), signal=signals.item_scraped, weak=False
+    )
+    return items
