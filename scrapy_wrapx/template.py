@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._versioned import load_versioned
 from .dom import TEXT, PageTree
 
 if TYPE_CHECKING:
@@ -385,14 +386,7 @@ class Template:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Template:
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            raise ValueError(f"Invalid template JSON: {str(text)[:60]!r}") from exc
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"Not a scrapy-wrapx template: {str(text)[:60]!r}")
-        if data.get("version") != TEMPLATE_VERSION:
-            raise ValueError(f"Unsupported template version: {data.get('version')!r}")
+        data = load_versioned(text, FORMAT, TEMPLATE_VERSION, "scrapy-wrapx template")
         root = _node_from_json(data.get("root"))
         if not isinstance(root, Elem):
             raise ValueError(f"Template root is not an element: {root.kind!r}")

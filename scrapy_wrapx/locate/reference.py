@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scrapy_wrapx._versioned import load_versioned
+
 from ._page import PageIndex, leaf_label
 from .mapping import ArrayTree
 from .paths import PathFeatures
@@ -120,14 +122,7 @@ class TargetReference:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> TargetReference:
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"Not a target reference: {str(text)[:60]!r}") from exc
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"Not a target reference: {str(text)[:60]!r}")
-        if data.get("version") != VERSION:
-            raise ValueError(f"Unsupported target reference version: {data.get('version')!r}")
+        data = load_versioned(text, FORMAT, VERSION, "target reference")
         try:
             labels = tuple(
                 label if isinstance(label, str) else (str(label[0]), int(label[1]))
