@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -84,6 +85,23 @@ def build_item(
     return cls(**values)
 
 
+@dataclass
+class BufferedBatch:
+    """Buffered pages of one kind, taken from the store to be extracted with
+    its template ``record``: ``pages`` to extract, ``requests`` re-downloading
+    pages buffered without their HTML, ``keep`` what goes back to wait."""
+
+    kind_key: str
+    record: TemplateRecord
+    final: bool
+    pages: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[Any] = field(default_factory=list)
+    keep: list[dict[str, Any]] = field(default_factory=list)
+    #: Per page or request, in buffer order, True for a page: the output
+    #: keeps the buffer's order.
+    order: list[bool] = field(default_factory=list)
+
+
 class VariantPipeline:
     """Extracts captured pages with their kind's template, buffers the pages
     of kinds still without one, and hands back the items to emit.
@@ -123,12 +141,29 @@ class VariantPipeline:
     def process_page(self, kind_key: str, tree: dom.PageTree, url: str, html: str) -> list[Any]:
         """Items for one captured page: its own, if its kind has a template
         it matches, plus buffered pages that have become ready."""
-        output = list(self.ready())
         record = self.templates.get(kind_key)
-        if record is None:
+        extraction = record.template.extract(tree, url=url) if record is not None else None
+        return self.process_extraction(kind_key, record, url, html, extraction)
+
+    def process_extraction(
+        self,
+        kind_key: str,
+        record: TemplateRecord | None,
+        url: str,
+        html: str,
+        extraction: Extraction | None,
+        *,
+        ready: bool = True,
+    ) -> list[Any]:
+        """:meth:`process_page` once the page is extracted (elsewhere, e.g. in
+        a page worker) with its kind's current template ``record``; None for
+        both when the kind has no template yet. With ``ready=False`` the
+        buffered pages that became ready are left to the caller
+        (:meth:`ready_batches`)."""
+        output = list(self.ready()) if ready else []
+        if record is None or extraction is None:
             self._buffer(kind_key, url, html, 0)
             return output
-        extraction = record.template.extract(tree, url=url)
         self._signal(
             page_extracted, kind_key=kind_key, version=record.version, matched=extraction.matched
         )
@@ -165,55 +200,75 @@ class VariantPipeline:
     def ready(self) -> Iterator[Any]:
         """Items (and re-download requests) of buffered pages whose kind now
         has a template newer than the one they waited for."""
-        for kind_key, waits_for in list(self._waiting.items()):
-            record = self.templates.get(kind_key)
-            if record is not None and record.version > waits_for:
-                del self._waiting[kind_key]
-                yield from self._drain(kind_key, record, final=False)
+        for batch in self.ready_batches():
+            yield from self.finish_batch(batch, [self.extract_entry(batch, e) for e in batch.pages])
 
     def flush(self, kind_keys: list[str]) -> Iterator[Any]:
         """Everything buffered for ``kind_keys`` that a template exists for,
         pages that failed the current template included (the crawl is ending:
         better an item from a partial match than none). Pages of kinds
         without a template stay in the store for a later crawl."""
-        for kind_key in kind_keys:
-            record = self.templates.get(kind_key)
-            if record is None:
-                continue
-            self._waiting.pop(kind_key, None)
-            yield from self._drain(kind_key, record, final=True)
+        for batch in self.flush_batches(kind_keys):
+            yield from self.finish_batch(batch, [self.extract_entry(batch, e) for e in batch.pages])
 
     def pending_kinds(self) -> list[str]:
         """Kinds with buffered pages in the store (from any process or crawl)."""
         return self.store.keys(PENDING)
 
-    def _drain(self, kind_key: str, record: TemplateRecord, *, final: bool) -> Iterator[Any]:
-        entries = self.store.pop_list(PENDING, kind_key)
-        keep = []
-        for entry in entries:
-            if not _valid_entry(entry):
-                logger.warning(
-                    "Dropping an invalid buffered page of kind %s: %r", kind_key, str(entry)[:80]
-                )
-                continue
-            if entry["html"] is None:
-                if self._refetch is None:
-                    keep.append(entry)
-                    continue
-                self._inc("items/refetched_count")
-                yield self._refetch(entry["url"])
-                continue
-            if entry["version"] >= record.version and not final:
-                keep.append(entry)  # failed this very template: wait for the next
-                continue
-            from scrapy_wrapx import dom
+    # The steps of :meth:`ready` and :meth:`flush`, for a caller that
+    # extracts the pages elsewhere (a page worker): take the batches, extract
+    # each batch's pages, finish the batches.
 
-            try:
-                tree = dom.parse(entry["html"], url=entry["url"])
-            except ValueError as exc:
-                logger.warning("Dropping buffered page %s: %s", entry["url"], exc)
+    def ready_batches(self) -> list[BufferedBatch]:
+        """Take the buffered pages that :meth:`ready` would emit."""
+        batches = []
+        for kind_key, waits_for in list(self._waiting.items()):
+            record = self.templates.get(kind_key)
+            if record is not None and record.version > waits_for:
+                del self._waiting[kind_key]
+                batches.append(self._take(kind_key, record, final=False))
+        return batches
+
+    def flush_batches(self, kind_keys: list[str]) -> list[BufferedBatch]:
+        """Take the buffered pages that :meth:`flush` would emit."""
+        batches = []
+        for kind_key in kind_keys:
+            record = self.templates.get(kind_key)
+            if record is None:
                 continue
-            extraction = record.template.extract(tree, url=entry["url"])
+            self._waiting.pop(kind_key, None)
+            batches.append(self._take(kind_key, record, final=True))
+        return batches
+
+    def extract_entry(self, batch: BufferedBatch, entry: dict[str, Any]) -> Extraction | None:
+        """Extract one page of ``batch`` here; None (with a warning) if it
+        cannot be parsed."""
+        from scrapy_wrapx import dom
+
+        try:
+            tree = dom.parse(entry["html"], url=entry["url"])
+        except ValueError as exc:
+            logger.warning("Dropping buffered page %s: %s", entry["url"], exc)
+            return None
+        return batch.record.template.extract(tree, url=entry["url"])
+
+    def finish_batch(self, batch: BufferedBatch, extractions: list[Extraction | None]) -> list[Any]:
+        """Items of ``batch`` given its pages' extractions (None: dropped),
+        and its re-download requests; what must wait goes back to the store."""
+        if len(extractions) != len(batch.pages):
+            raise ValueError(f"{len(extractions)!r} extractions for {len(batch.pages)} pages")
+        output: list[Any] = []
+        keep = list(batch.keep)
+        record, final = batch.record, batch.final
+        pages = iter(zip(batch.pages, extractions, strict=True))
+        requests = iter(batch.requests)
+        for is_page in batch.order:
+            if not is_page:
+                output.append(next(requests))
+                continue
+            entry, extraction = next(pages)
+            if extraction is None:
+                continue
             if not extraction.matched:
                 if not final:
                     entry["version"] = record.version
@@ -221,13 +276,35 @@ class VariantPipeline:
                     continue
                 self._inc("items/unmatched_count")
             self._inc("items/from_buffer_count")
-            yield self._item(entry["url"], kind_key, record.version, extraction)
+            output.append(self._item(entry["url"], batch.kind_key, record.version, extraction))
         for entry in keep:
-            self.store.append(PENDING, kind_key, entry)
+            self.store.append(PENDING, batch.kind_key, entry)
         if keep:
             waits = min(int(entry["version"]) for entry in keep)
-            known = self._waiting.get(kind_key)
-            self._waiting[kind_key] = waits if known is None else min(known, waits)
+            known = self._waiting.get(batch.kind_key)
+            self._waiting[batch.kind_key] = waits if known is None else min(known, waits)
+        return output
+
+    def _take(self, kind_key: str, record: TemplateRecord, *, final: bool) -> BufferedBatch:
+        batch = BufferedBatch(kind_key, record, final)
+        for entry in self.store.pop_list(PENDING, kind_key):
+            if not _valid_entry(entry):
+                logger.warning(
+                    "Dropping an invalid buffered page of kind %s: %r", kind_key, str(entry)[:80]
+                )
+            elif entry["html"] is None:
+                if self._refetch is None:
+                    batch.keep.append(entry)
+                else:
+                    self._inc("items/refetched_count")
+                    batch.requests.append(self._refetch(entry["url"]))
+                    batch.order.append(False)
+            elif entry["version"] >= record.version and not final:
+                batch.keep.append(entry)  # failed this very template: wait for the next
+            else:
+                batch.pages.append(entry)
+                batch.order.append(True)
+        return batch
 
     # Helpers --------------------------------------------------------------
 

@@ -87,3 +87,8 @@ WRAPX_ITEMS_BUFFER_PAGES = 1000
 #: Seconds between checks of the store for a template that another process
 #: induced.
 WRAPX_ITEMS_TEMPLATE_POLL = 2.0
+#: Worker processes that parse captured pages, extract them and induce
+#: templates, so that this CPU work runs on other cores while the crawl's
+#: own process keeps downloading (0: all of it in the crawl's process).
+#: A worker that fails hands its pages back to the crawl's process.
+WRAPX_ITEMS_WORKERS = 1

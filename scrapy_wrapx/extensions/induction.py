@@ -1,8 +1,10 @@
 """The induction extension: turns a kind's seed pages into its template.
 
 Induction is CPU work that takes from a fraction of a second to a few
-seconds, so it runs in the reactor's thread pool
-(:func:`twisted.internet.threads.deferToThread`): the crawl goes on
+seconds, so it runs off the reactor thread: in a page worker process
+(``WRAPX_ITEMS_WORKERS``, started by the seeds middleware) when there is one,
+else in the reactor's thread pool
+(:func:`twisted.internet.threads.deferToThread`); the crawl goes on
 downloading and extracting meanwhile. Progress is logged when an induction
 starts, every ``WRAPX_INDUCTION_PROGRESS_INTERVAL`` seconds while any runs,
 and in one line per induced or re-induced template.
@@ -40,8 +42,8 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task, threads
 
-from scrapy_wrapx import dom
 from scrapy_wrapx import settings as default_settings
+from scrapy_wrapx._pageworker import induce_pages
 from scrapy_wrapx._templates import (
     CLAIMS,
     KINDS,
@@ -52,7 +54,8 @@ from scrapy_wrapx._templates import (
     save_template,
     seeds_key,
 )
-from scrapy_wrapx.induction import MAX_SEEDS, induce_template
+from scrapy_wrapx._workerpool import WorkerUnavailable, running_workers
+from scrapy_wrapx.induction import MAX_SEEDS
 from scrapy_wrapx.kinds import KindIndex, PageKind
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
@@ -60,6 +63,7 @@ from scrapy_wrapx.store._crawler import crawler_store
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
     from typing_extensions import Self
 
@@ -74,11 +78,7 @@ def induce_from_pages(
 ) -> tuple[Template, float]:
     """Induce a template from stored seed pages (``{"url", "html"}``); runs
     in a worker thread, so it touches nothing but its arguments."""
-    started = time.perf_counter()
-    trees = [dom.parse(page["html"], url=page["url"]) for page in pages]
-    urls = [page["url"] for page in pages]
-    template = induce_template(trees, urls=urls, previous=previous)
-    return template, time.perf_counter() - started
+    return induce_pages(pages, previous)
 
 
 class WrapxInductionExtension:
@@ -223,7 +223,12 @@ class WrapxInductionExtension:
         self.running[job] = time.monotonic()
         self._inc("started_count")
         self._start_progress()
-        deferred = threads.deferToThread(induce_from_pages, pages, previous)
+        workers = running_workers(self.crawler)
+        if workers is not None:
+            deferred = workers.induce(pages, previous)
+            deferred.addErrback(self._in_thread, pages, previous)
+        else:
+            deferred = threads.deferToThread(induce_from_pages, pages, previous)
         deferred.addCallbacks(
             self._induced,
             self._failed,
@@ -231,6 +236,14 @@ class WrapxInductionExtension:
             errbackArgs=(kind_key, version),
         )
         return True
+
+    def _in_thread(
+        self, failure: Failure, pages: list[dict[str, Any]], previous: Template | None
+    ) -> Deferred[tuple[Template, float]]:
+        """Induce in a thread what a page worker could not."""
+        if not isinstance(failure.value, WorkerUnavailable):
+            return failure  # type: ignore[return-value]
+        return threads.deferToThread(induce_from_pages, pages, previous)
 
     def _previous(
         self, kind_key: str, current: TemplateRecord | None

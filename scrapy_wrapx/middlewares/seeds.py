@@ -23,18 +23,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scrapy import Request, signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.http import TextResponse
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.misc import load_object
 
 from scrapy_wrapx import settings as default_settings
 from scrapy_wrapx._responses import is_html, response_tree
 from scrapy_wrapx._templates import KINDS, SEEDS, TemplateCache, TemplateRecord, seeds_key
-from scrapy_wrapx.kinds import KindIndex, PageKind, new_kind, page_signature
-from scrapy_wrapx.pipelines import VariantPipeline
+from scrapy_wrapx._workerpool import WorkerUnavailable, crawler_workers
+from scrapy_wrapx.kinds import (
+    KindIndex,
+    PageKind,
+    PageSignature,
+    domain_of,
+    new_kind,
+    page_signature,
+    url_pattern,
+)
+from scrapy_wrapx.pipelines import BufferedBatch, VariantPipeline
 from scrapy_wrapx.signals import seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
 
@@ -42,9 +52,12 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from twisted.internet.defer import Deferred
     from typing_extensions import Self
 
+    from scrapy_wrapx._workerpool import WorkerPage, WorkerPool
     from scrapy_wrapx.store import WrapxStore
+    from scrapy_wrapx.template import Extraction
 
 logger = logging.getLogger(__name__)
 
@@ -155,6 +168,10 @@ class WrapxSeedsMiddleware:
         self.store: WrapxStore | None = None
         self.templates: TemplateCache | None = None
         self.pipeline: VariantPipeline | None = None
+        self.workers: WorkerPool | None = None
+        self._workers_tried = False
+        #: The kind that pages of a (domain, URL pattern) were routed to last.
+        self._expected: dict[tuple[str, str], str] = {}
         self._domains: set[str] = set()
         self._seed_counts: dict[str, int] = {}
         self._flushing = False
@@ -204,12 +221,27 @@ class WrapxSeedsMiddleware:
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
-        async for output in result:
-            yield output
-        for output in self._page_output(response):
+        # The page goes to a worker first, to be parsed while the spider runs.
+        job = self._parse_in_worker(response)
+        try:
+            async for output in result:
+                yield output
+        except BaseException:
+            if job is not None:
+                job.parsing.addCallbacks(self._release, lambda _: None)
+            raise
+        if job is not None:
+            outputs = await self._worker_page_output(response, job)
+        elif _is_flush(response) and self._workers() is not None:
+            outputs = await self._flush_output_async()
+        else:
+            outputs = self._page_output(response)
+        for output in outputs:
             yield output
 
-    def _page_output(self, response: Response) -> list[Any]:
+    def _captured(self, response: Response) -> list[Any] | None:
+        """None if ``response`` is a page to process, else what to output
+        instead (the flush request's items, or buffered pages now ready)."""
         if self.store is None or response.request is None:
             return []
         meta = response.request.meta
@@ -223,28 +255,152 @@ class WrapxSeedsMiddleware:
             return list(self.pipeline.ready()) if self.pipeline is not None else []
         if not isinstance(response, TextResponse):
             return []
+        return None
+
+    def _page_output(self, response: Response) -> list[Any]:
+        skipped = self._captured(response)
+        if skipped is not None:
+            return skipped
+        assert isinstance(response, TextResponse)
         try:
             tree = response_tree(response)
         except ValueError as exc:
-            logger.warning(
-                "Skipping page %s: %s", response.url, exc, extra={"spider": self.crawler.spider}
-            )
-            self._inc("seeds/unparsable_count")
-            return []
-        signature = page_signature(tree, response.url)
-        kind = self._route(signature)
-        self._inc("kinds/pages_count")
-        assert self.templates is not None
-        record = self.templates.get(kind.key)
-        if record is None:
-            self._collect_seed(kind, response)
+            return self._unparsable(response, exc)
+        kind = self._route_page(page_signature(tree, response.url), response)
         if self.pipeline is None:
             return []
         return self.pipeline.process_page(kind.key, tree, response.url, response.text)
 
+    # Page workers -----------------------------------------------------------
+
+    def _workers(self) -> WorkerPool | None:
+        """The running page workers, spawned on the first page that needs
+        them (so components used without a reactor spawn none)."""
+        if not self._workers_tried:
+            self._workers_tried = True
+            self.workers = crawler_workers(self.crawler)
+        return self.workers if self.workers is not None and self.workers.running else None
+
+    def _parse_in_worker(self, response: Response) -> _WorkerJob | None:
+        """Send a page to a worker, with the template of the kind its URL
+        pattern's pages were routed to last, so most pages need one round
+        trip; None when it is not a page to process or there are no workers."""
+        workers = self._workers()
+        if workers is None or self.store is None or self.templates is None:
+            return None
+        if response.request is None or not isinstance(response, TextResponse):
+            return None
+        meta = response.request.meta
+        if meta.get(FLUSH_META) or meta.get(CAPTURE_META) is False:
+            return None
+        if meta.get(CAPTURE_META) is None and self.policy.reason_to_skip(response) is not None:
+            return None
+        url = response.url
+        shape = (domain_of(url), url_pattern(url))
+        expected = self._expected.get(shape)
+        record = self.templates.get(expected) if expected is not None else None
+        template = record.template if record is not None else None
+        return _WorkerJob(workers.parse(url, response.text, template), *shape)
+
+    async def _worker_page_output(self, response: Response, job: _WorkerJob) -> list[Any]:
+        """:meth:`_page_output` with the page parsed and extracted in a worker."""
+        skipped = self._captured(response)
+        if skipped is not None:
+            job.parsing.addCallbacks(self._release, lambda _: None)
+            return skipped
+        assert isinstance(response, TextResponse) and self.workers is not None
+        try:
+            page = await maybe_deferred_to_future(job.parsing)
+        except WorkerUnavailable:
+            return self._page_output(response)
+        except ValueError as exc:
+            return self._unparsable(response, exc)
+        url, html = response.url, response.text
+        kind = self._route_page(PageSignature(url, job.domain, job.pattern, page.paths), response)
+        self._expected[job.domain, job.pattern] = kind.key
+        assert self.templates is not None
+        record = self.templates.get(kind.key)
+        if self.pipeline is None or record is None:
+            self.workers.release(page)
+            if self.pipeline is None:
+                return []
+            output = self.pipeline.process_extraction(kind.key, None, url, html, None, ready=False)
+        else:
+            if page.extraction is not None and page.template is record.template:
+                extraction = page.extraction
+            else:
+                try:
+                    extraction = await maybe_deferred_to_future(
+                        self.workers.extract(page, record.template)
+                        if page.extraction is None
+                        else self.workers.extract_html(url, html, record.template)
+                    )
+                except WorkerUnavailable:
+                    try:
+                        extraction = record.template.extract(response_tree(response), url=url)
+                    except ValueError as exc:
+                        return self._unparsable(response, exc)
+            output = self.pipeline.process_extraction(
+                kind.key, record, url, html, extraction, ready=False
+            )
+        ready = await self._batches_output(self.pipeline.ready_batches())
+        return ready + output
+
+    async def _batches_output(self, batches: list[BufferedBatch]) -> list[Any]:
+        """Items of buffered pages, extracted in the workers."""
+        assert self.pipeline is not None and self.workers is not None
+        output = []
+        for batch in batches:
+            template = batch.record.template
+            requests = [
+                self.workers.extract_html(e["url"], e["html"], template) for e in batch.pages
+            ]
+            extractions: list[Extraction | None] = []
+            for entry, request in zip(batch.pages, requests, strict=True):
+                try:
+                    extraction: Extraction = await maybe_deferred_to_future(request)
+                    extractions.append(extraction)
+                except WorkerUnavailable:
+                    extractions.append(self.pipeline.extract_entry(batch, entry))
+                except ValueError as exc:
+                    logger.warning("Dropping buffered page %s: %s", entry["url"], exc)
+                    extractions.append(None)
+            output.extend(self.pipeline.finish_batch(batch, extractions))
+        return output
+
+    async def _flush_output_async(self) -> list[Any]:
+        """:meth:`_flush_output` with the pages extracted in the workers."""
+        self._flushing = False
+        if self.pipeline is None:
+            return []
+        output = await self._batches_output(self.pipeline.flush_batches(self._own_pending()))
+        self._log_flushed(len(output))
+        return output
+
+    def _release(self, page: WorkerPage) -> None:
+        if self.workers is not None:
+            self.workers.release(page)
+
+    def _unparsable(self, response: Response, exc: ValueError) -> list[Any]:
+        logger.warning(
+            "Skipping page %s: %s", response.url, exc, extra={"spider": self.crawler.spider}
+        )
+        self._inc("seeds/unparsable_count")
+        return []
+
+    def _route_page(self, signature: PageSignature, response: Response) -> PageKind:
+        """Route a page to its kind, and keep it as a seed while the kind
+        has no template."""
+        kind = self._route(signature)
+        self._inc("kinds/pages_count")
+        assert self.templates is not None
+        if self.templates.get(kind.key) is None:
+            self._collect_seed(kind, response)
+        return kind
+
     # Routing ----------------------------------------------------------------
 
-    def _route(self, signature: Any) -> PageKind:
+    def _route(self, signature: PageSignature) -> PageKind:
         """The page's kind, agreeing with other processes through the store:
         kinds unknown here are read from the store before a new one is
         founded, and after founding one the first fitting kind in the store's
@@ -362,6 +518,9 @@ class WrapxSeedsMiddleware:
         for output in self.pipeline.flush(self._own_pending()):
             count += 1
             yield output
+        self._log_flushed(count)
+
+    def _log_flushed(self, count: int) -> None:
         if count:
             logger.info(
                 "Flushed %d buffered pages as variant-data items",
@@ -394,6 +553,18 @@ class WrapxSeedsMiddleware:
     def _inc(self, key: str) -> None:
         if self.stats is not None:
             self.stats.inc_value(f"wrapx/{key}")
+
+
+class _WorkerJob(NamedTuple):
+    """A page sent to a worker, and the URL shape it was sent for."""
+
+    parsing: Deferred[WorkerPage]
+    domain: str
+    pattern: str
+
+
+def _is_flush(response: Response) -> bool:
+    return response.request is not None and bool(response.request.meta.get(FLUSH_META))
 
 
 def _no_output(response: Response) -> None:

@@ -1,0 +1,279 @@
+"""The page worker: a separate process that parses, extracts and induces.
+
+A crawl spends most of its CPU time in Scrapy's own work on the reactor
+thread; the per-page work of the unsupervised mode (parsing the page tree,
+extracting with the kind's template, inducing templates) is pure CPU over
+plain data, so it runs here, on another core, while the reactor goes on
+downloading (``WRAPX_ITEMS_WORKERS``; the Scrapy side is
+:mod:`scrapy_wrapx._workerpool`). Run as ``python -m scrapy_wrapx._pageworker``:
+it answers requests on stdin with replies on stdout until stdin closes.
+
+**Messages** are frames: two big-endian 32-bit lengths, a JSON header and a
+raw payload (page HTML as UTF-8, or JSON). JSON only, no pickle: a worker
+executes nothing it is sent. Requests (``op`` in the header):
+
+* ``template`` (``template``, a key; payload the template's JSON): remember
+  a template under its key, for the requests below; no reply.
+* ``page`` (``id``, ``url``, optional ``template``; payload the HTML): parse
+  the page; the reply has its tag-path set, which is what routing to a page
+  kind needs, as numbers (``paths``): each path string is sent once, in
+  ``new_paths``, numbered in the order sent, so a reply stays a few hundred
+  bytes where the strings would take tens of kilobytes. With ``template``
+  (the template of the kind the caller expects the page to be of), the page
+  is extracted at once, the reply has the ``extraction`` and the tree is
+  dropped: one round trip for most pages. Without it the tree is kept under
+  ``id`` for an ``extract`` or a ``release``.
+* ``extract`` (``id``, ``page``, ``template``, ``url``): extract the kept
+  tree ``page`` and forget it; the reply has the ``extraction``.
+* ``extract_page`` (``id``, ``url``, ``template``; payload the HTML): parse
+  and extract in one go (a page buffered before its template existed).
+* ``release`` (``page``): forget a kept tree; no reply.
+* ``induce`` (``id``; payload ``{"pages": [{"url", "html"}], "previous"}``):
+  induce a template; the reply has its JSON and the seconds it took.
+
+A reply carries the request's ``id`` and ``ok``; a failed one has ``error``
+(one sentence) and ``reason``: ``page`` for a page that cannot be parsed,
+``missing`` for a tree or template this worker no longer holds (the caller
+then does the work itself), ``internal`` for a bug.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import struct
+import sys
+import time
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.kinds import structure_paths
+
+if TYPE_CHECKING:
+    from scrapy_wrapx.template import Extraction, Template
+
+#: Frame header: JSON header length, payload length.
+FRAME_HEADER = struct.Struct(">II")
+#: Trees kept between a ``page`` and its ``extract``; beyond it the oldest
+#: is forgotten (its page, if still wanted, is then extracted by the caller).
+MAX_TREES = 64
+#: Templates kept by key; beyond it the least recently used is forgotten
+#: (its pages are then extracted by the caller).
+MAX_TEMPLATES = 1024
+
+
+def encode_frame(header: dict[str, Any], payload: bytes = b"") -> bytes:
+    """One message: lengths, JSON header, payload."""
+    head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return FRAME_HEADER.pack(len(head), len(payload)) + head + payload
+
+
+class FrameDecoder:
+    """Cuts a byte stream into ``(header, payload)`` messages."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[tuple[dict[str, Any], bytes]]:
+        """Add ``data``; the messages it completed, in order."""
+        self._buffer += data
+        messages = []
+        size = FRAME_HEADER.size
+        while len(self._buffer) >= size:
+            head_length, payload_length = FRAME_HEADER.unpack_from(self._buffer)
+            end = size + head_length + payload_length
+            if len(self._buffer) < end:
+                break
+            header = json.loads(bytes(self._buffer[size : size + head_length]))
+            if not isinstance(header, dict):
+                raise ValueError(f"Worker message header is not an object: {header!r:.60}")
+            messages.append((header, bytes(self._buffer[size + head_length : end])))
+            del self._buffer[:end]
+        return messages
+
+
+def extraction_to_dict(extraction: Extraction) -> dict[str, Any]:
+    """What an item needs of an extraction, as JSON (``data``, the raw
+    environment only :meth:`Template.render` uses, stays behind)."""
+    return {
+        "fields": extraction.fields,
+        "records": extraction.records,
+        "score": extraction.score,
+        "matched": extraction.matched,
+        "url": extraction.url,
+        "coverage": extraction.coverage,
+    }
+
+
+def extraction_from_dict(data: Any) -> Extraction:
+    """Rebuild an :class:`~scrapy_wrapx.template.Extraction` from
+    :func:`extraction_to_dict`; :class:`ValueError` if it is malformed."""
+    from scrapy_wrapx.template import Extraction
+
+    if not isinstance(data, dict):
+        raise ValueError(f"Extraction is not an object: {data!r:.60}")
+    fields, records = data.get("fields"), data.get("records")
+    if not isinstance(fields, dict) or not all(
+        isinstance(values, list) and all(isinstance(v, str) for v in values)
+        for values in fields.values()
+    ):
+        raise ValueError(f"Extraction with invalid fields: {fields!r:.60}")
+    if not isinstance(records, dict) or not all(isinstance(r, list) for r in records.values()):
+        raise ValueError(f"Extraction with invalid records: {records!r:.60}")
+    score, coverage, url = data.get("score"), data.get("coverage"), data.get("url")
+    if not isinstance(score, (int, float)) or not isinstance(coverage, (int, float)):
+        raise ValueError(f"Extraction with invalid scores: {score!r}, {coverage!r}")
+    return Extraction(
+        fields=fields,
+        records=records,
+        score=float(score),
+        matched=bool(data.get("matched")),
+        url=url if isinstance(url, str) else None,
+        coverage=float(coverage),
+    )
+
+
+def induce_pages(pages: list[dict[str, Any]], previous: Template | None) -> tuple[Template, float]:
+    """Induce a template from seed pages (``{"url", "html"}``): the work of
+    an ``induce`` request, and of the induction extension's thread."""
+    from scrapy_wrapx.induction import induce_template
+
+    started = time.perf_counter()
+    trees = [dom.parse(page["html"], url=page["url"]) for page in pages]
+    urls = [page["url"] for page in pages]
+    template = induce_template(trees, urls=urls, previous=previous)
+    return template, time.perf_counter() - started
+
+
+class _Missing(Exception):
+    """A tree or template this worker does not hold (any more)."""
+
+
+class PageWorker:
+    """The state of one worker: kept trees and known templates."""
+
+    def __init__(self) -> None:
+        self.trees: OrderedDict[int, dom.PageTree] = OrderedDict()
+        self.templates: OrderedDict[str, Template] = OrderedDict()
+        #: Number of every tag path sent so far (see ``page`` in the module doc).
+        self.path_numbers: dict[str, int] = {}
+
+    def handle(self, header: dict[str, Any], payload: bytes) -> dict[str, Any] | None:
+        """The reply to one request (None for requests without one)."""
+        op = header.get("op")
+        if op == "release":
+            self.trees.pop(header.get("page"), None)  # type: ignore[arg-type]
+            return None
+        reply: dict[str, Any] = {"id": header.get("id"), "ok": True}
+        try:
+            if op == "template":
+                self._remember(str(header.get("template")), payload)
+                return None
+            if op == "page":
+                self._page(header, payload, reply)
+            elif op == "extract":
+                found = self.trees.pop(header.get("page"), None)  # type: ignore[arg-type]
+                if found is None:
+                    raise _Missing(f"No page tree {header.get('page')!r} in this worker")
+                reply["extraction"] = self._extract(header, found)
+            elif op == "extract_page":
+                reply["extraction"] = self._extract(header, self._parse(header, payload))
+            elif op == "induce":
+                template, seconds = self._induce(payload)
+                reply["template"], reply["seconds"] = template.to_json(), seconds
+            else:
+                raise ValueError(f"Unknown worker request: {op!r}")
+        except _Missing as exc:
+            reply.update(ok=False, reason="missing", error=str(exc))
+        except ValueError as exc:
+            reply.update(ok=False, reason="page", error=str(exc))
+        except Exception as exc:  # reported to the caller, which does the work itself
+            reply.update(ok=False, reason="internal", error=f"{type(exc).__name__}: {exc}")
+        # A template that failed to load is missing for the requests using it.
+        return None if op == "template" else reply
+
+    def _remember(self, key: str, payload: bytes) -> None:
+        from scrapy_wrapx.template import Template
+
+        self.templates[key] = Template.from_json(payload)
+        while len(self.templates) > MAX_TEMPLATES:
+            self.templates.popitem(last=False)
+
+    def _template(self, header: dict[str, Any]) -> Template:
+        key = str(header.get("template"))
+        template = self.templates.get(key)
+        if template is None:
+            raise _Missing(f"No template {key!r} in this worker")
+        self.templates.move_to_end(key)
+        return template
+
+    @staticmethod
+    def _parse(header: dict[str, Any], payload: bytes) -> dom.PageTree:
+        url = header.get("url")
+        return dom.parse(payload.decode("utf-8"), url=url if isinstance(url, str) else None)
+
+    def _extract(self, header: dict[str, Any], tree: dom.PageTree) -> dict[str, Any]:
+        return extraction_to_dict(self._template(header).extract(tree, url=tree.url))
+
+    def _page(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
+        tree = self._parse(header, payload)
+        numbers = self.path_numbers
+        new: list[str] = []
+        ids = []
+        for path in structure_paths(tree):
+            number = numbers.get(path)
+            if number is None:
+                number = numbers[path] = len(numbers)
+                new.append(path)
+            ids.append(number)
+        reply["paths"], reply["new_paths"] = ids, new
+        if header.get("template") is not None:
+            try:
+                reply["extraction"] = self._extract(header, tree)
+                return
+            except _Missing:
+                pass  # kept for an ``extract``, as without a template
+        self.trees[int(header["id"])] = tree
+        while len(self.trees) > MAX_TREES:
+            self.trees.popitem(last=False)
+
+    def _induce(self, payload: bytes) -> tuple[Template, float]:
+        from scrapy_wrapx.template import Template
+
+        data = json.loads(payload)
+        pages = data.get("pages")
+        if not isinstance(pages, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("url"), str) and isinstance(p.get("html"), str)
+            for p in pages
+        ):
+            raise ValueError(f"Invalid seed pages for induction: {str(pages)[:60]!r}")
+        previous = data.get("previous")
+        return induce_pages(pages, Template.from_json(previous) if previous else None)
+
+
+def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
+    """Answer requests from ``stdin`` on ``stdout`` until ``stdin`` ends."""
+    worker = PageWorker()
+    decoder = FrameDecoder()
+    while True:
+        chunk = stdin.read1(1 << 20) if hasattr(stdin, "read1") else stdin.read(1 << 16)
+        if not chunk:
+            return
+        for header, payload in decoder.feed(chunk):
+            reply = worker.handle(header, payload)
+            if reply is not None:  # at once: the caller awaits it
+                stdout.write(encode_frame(reply))
+                stdout.flush()
+
+
+def main() -> int:
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print must not corrupt the replies
+    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
+        serve(sys.stdin.buffer, out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,408 @@
+"""Page workers seen from the crawl: processes spawned on the reactor.
+
+The reactor thread of a crawl is Scrapy's bottleneck: downloading,
+scheduling and the spider's own parsing already keep it busy, and in one
+process Python runs one thread at a time. So the unsupervised mode hands its
+per-page CPU work — the page tree, extraction, induction — to
+``WRAPX_ITEMS_WORKERS`` worker processes (:mod:`scrapy_wrapx._pageworker`)
+and awaits the replies, while the crawl goes on. The workers are spawned with
+:meth:`reactor.spawnProcess <twisted.internet.interfaces.IReactorProcess.spawnProcess>`,
+so the reactor writes requests and reads replies without blocking and
+without threads.
+
+A worker that dies, or no longer holds what a request needs, fails the
+request with :class:`WorkerUnavailable`; callers then do the work in the
+crawl's process, as without workers: no page is lost to a worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import sys
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+from scrapy import signals
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet import defer, error, protocol
+
+from scrapy_wrapx import settings as default_settings
+from scrapy_wrapx._pageworker import FrameDecoder, encode_frame, extraction_from_dict
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from twisted.internet.defer import Deferred
+    from twisted.python.failure import Failure
+
+    from scrapy_wrapx.template import Extraction, Template
+
+logger = logging.getLogger(__name__)
+
+#: Bytes each pipe to a worker holds, where the system lets it be set.
+PIPE_SIZE = 1 << 20
+#: Seconds a worker gets to exit after its stdin closes, before it is killed.
+EXIT_TIMEOUT = 5.0
+
+
+class WorkerUnavailable(Exception):
+    """A worker cannot answer (it died, or dropped the tree or template the
+    request needs): the caller does the work itself."""
+
+
+@dataclass(frozen=True)
+class WorkerPage:
+    """A page parsed in a worker: its tag-path set, and either its
+    extraction with ``template`` (the one it was expected to need) or, when
+    ``extraction`` is None, the worker's number for its kept tree."""
+
+    paths: frozenset[str]
+    worker: _WorkerProtocol
+    page_id: int
+    template: Template | None = None
+    extraction: Extraction | None = None
+
+
+class _WorkerProtocol(protocol.ProcessProtocol):
+    """One worker process: requests out on stdin, replies in on stdout."""
+
+    def __init__(self, pool: WorkerPool, number: int) -> None:
+        self.pool = pool
+        self.number = number
+        self.decoder = FrameDecoder()
+        self.waiting: dict[int, Deferred[dict[str, Any]]] = {}
+        #: Template keys this worker has been sent.
+        self.templates: set[str] = set()
+        #: Tag paths by the numbers this worker gave them.
+        self.paths: list[str] = []
+        self.alive = True
+        self.ended: Deferred[None] = defer.Deferred()
+
+    def request(self, header: dict[str, Any], payload: bytes = b"") -> Deferred[dict[str, Any]]:
+        """Send a request; fires with the reply header (or
+        :class:`WorkerUnavailable`)."""
+        if not self.alive or self.transport is None:
+            return defer.fail(WorkerUnavailable(f"Page worker {self.number} is not running"))
+        request_id = header["id"] = self.pool.next_id()
+        reply: Deferred[dict[str, Any]] = defer.Deferred()
+        self.waiting[request_id] = reply
+        transport: Any = self.transport
+        transport.write(encode_frame(header, payload))
+        return reply
+
+    def notify(self, header: dict[str, Any], payload: bytes = b"") -> None:
+        """Send a request that has no reply."""
+        transport: Any = self.transport
+        if self.alive and transport is not None:
+            transport.write(encode_frame(header, payload))
+
+    def outReceived(self, data: bytes) -> None:
+        try:
+            messages = self.decoder.feed(data)
+        except ValueError as exc:
+            logger.error("Page worker %d sent garbage (%s); stopping it", self.number, exc)
+            self._lost()
+            self.kill()
+            return
+        for header, _ in messages:
+            reply = self.waiting.pop(header.get("id"), None)  # type: ignore[arg-type]
+            if reply is not None:
+                reply.callback(header)
+
+    def childConnectionLost(self, childFD: int) -> None:
+        # A worker's stdout closes when it exits; unlike processEnded, this
+        # does not depend on the reactor handling SIGCHLD.
+        if childFD == 1:
+            self.processEnded(None)
+
+    def processEnded(self, reason: Failure | None) -> None:
+        self._lost()
+        if not self.ended.called:
+            self.ended.callback(None)
+
+    def _lost(self) -> None:
+        if self.alive and not self.pool.closing:
+            logger.warning(
+                "Page worker %d stopped; its pages are processed in the crawl's process",
+                self.number,
+            )
+        self.alive = False
+        waiting, self.waiting = self.waiting, {}
+        for reply in waiting.values():
+            reply.errback(WorkerUnavailable(f"Page worker {self.number} stopped"))
+
+    def kill(self) -> None:
+        transport: Any = self.transport
+        if transport is not None:
+            with contextlib.suppress(error.ProcessExitedAlready):
+                transport.signalProcess("KILL")
+
+
+class WorkerPool:
+    """``size`` page workers (:mod:`scrapy_wrapx._pageworker`), each request
+    going to the one with the fewest requests waiting.
+
+    The methods return Deferreds; every failure other than a page that
+    cannot be parsed (:class:`ValueError`) is :class:`WorkerUnavailable`.
+    """
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError(f"A worker pool needs at least one worker, not {size!r}")
+        self.size = size
+        self.workers: list[_WorkerProtocol] = []
+        self.closing = False
+        self._ids = 0
+        self._template_keys: weakref.WeakKeyDictionary[Template, tuple[str, bytes]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def start(self) -> None:
+        """Spawn the workers (the reactor must be running or about to)."""
+        reactor = _reactor()
+        if not sys.executable:
+            raise WorkerUnavailable("No Python executable to run page workers with")
+        env = dict(os.environ)
+        # The workers import this very package, wherever it was imported from.
+        root = str(Path(__file__).resolve().parent.parent)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        args = [sys.executable, "-m", "scrapy_wrapx._pageworker"]
+        for number in range(self.size):
+            worker = _WorkerProtocol(self, number)
+            transport = reactor.spawnProcess(
+                worker, sys.executable, args, env=env, childFDs={0: "w", 1: "r", 2: 2}
+            )
+            _widen_pipes(transport)
+            self.workers.append(worker)
+
+    @property
+    def running(self) -> bool:
+        return not self.closing and any(worker.alive for worker in self.workers)
+
+    def next_id(self) -> int:
+        self._ids += 1
+        return self._ids
+
+    def _pick(self) -> _WorkerProtocol | None:
+        alive = [worker for worker in self.workers if worker.alive]
+        return (
+            min(alive, key=lambda worker: len(worker.waiting))
+            if alive and not self.closing
+            else None
+        )
+
+    # Requests -------------------------------------------------------------
+
+    def parse(self, url: str, html: str, template: Template | None = None) -> Deferred[WorkerPage]:
+        """Parse a page in a worker. With ``template`` the page is extracted
+        with it too; otherwise the worker keeps the tree for :meth:`extract`
+        or :meth:`release`."""
+        worker = self._pick()
+        if worker is None:
+            return defer.fail(WorkerUnavailable("No page worker is running"))
+        header: dict[str, Any] = {"op": "page", "url": url}
+        if template is not None:
+            header["template"] = self._send_template(worker, template)
+        request = worker.request(header, html.encode("utf-8"))
+
+        def parsed(reply: dict[str, Any]) -> WorkerPage:
+            # New paths are numbered even when the page failed later on.
+            new = reply.get("new_paths") or []
+            if not isinstance(new, list) or not all(isinstance(p, str) for p in new):
+                raise WorkerUnavailable(f"Page worker sent invalid tag paths: {new!r:.60}")
+            worker.paths.extend(new)
+            _check(reply)
+            numbers = reply.get("paths")
+            known = len(worker.paths)
+            if not isinstance(numbers, list) or not all(
+                isinstance(n, int) and 0 <= n < known for n in numbers
+            ):
+                raise WorkerUnavailable(f"Page worker sent invalid tag paths: {numbers!r:.60}")
+            paths = worker.paths
+            extraction = None
+            if template is not None and "extraction" in reply:
+                extraction = _extraction(reply)
+            return WorkerPage(
+                frozenset([paths[n] for n in numbers]),
+                worker,
+                int(reply["id"]),
+                template if extraction is not None else None,
+                extraction,
+            )
+
+        return request.addCallback(parsed)
+
+    def extract(self, page: WorkerPage, template: Template) -> Deferred[Extraction]:
+        """Extract a page whose tree the worker kept; it forgets the tree."""
+        worker = page.worker
+        key = self._send_template(worker, template)
+        request = worker.request({"op": "extract", "page": page.page_id, "template": key})
+        return request.addCallback(_extraction, worker, key)
+
+    def extract_html(self, url: str, html: str, template: Template) -> Deferred[Extraction]:
+        """Parse and extract a page in one request (a buffered page)."""
+        worker = self._pick()
+        if worker is None:
+            return defer.fail(WorkerUnavailable("No page worker is running"))
+        key = self._send_template(worker, template)
+        request = worker.request(
+            {"op": "extract_page", "url": url, "template": key}, html.encode("utf-8")
+        )
+        return request.addCallback(_extraction, worker, key)
+
+    def release(self, page: WorkerPage) -> None:
+        """The tree of ``page`` is not needed any more."""
+        if page.extraction is None:
+            page.worker.notify({"op": "release", "page": page.page_id})
+
+    def induce(
+        self, pages: list[dict[str, Any]], previous: Template | None
+    ) -> Deferred[tuple[Template, float]]:
+        """Induce a template in a worker; fires with it and its seconds."""
+        worker = self._pick()
+        if worker is None:
+            return defer.fail(WorkerUnavailable("No page worker is running"))
+        payload = {
+            "pages": [{"url": p["url"], "html": p["html"]} for p in pages],
+            "previous": previous.to_json() if previous is not None else None,
+        }
+        request = worker.request(
+            {"op": "induce"}, json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        )
+
+        def induced(reply: dict[str, Any]) -> tuple[Template, float]:
+            from scrapy_wrapx.template import Template
+
+            _check(reply)
+            seconds = reply.get("seconds")
+            if not isinstance(seconds, (int, float)):
+                raise WorkerUnavailable(f"Page worker sent invalid seconds: {seconds!r}")
+            return Template.from_json(str(reply.get("template"))), float(seconds)
+
+        return request.addCallback(induced)
+
+    def _send_template(self, worker: _WorkerProtocol, template: Template) -> str:
+        """The key of ``template``, sent to ``worker`` unless it has it."""
+        known = self._template_keys.get(template)
+        if known is None:
+            body = template.to_json().encode("utf-8")
+            known = self._template_keys[template] = (hashlib.sha1(body).hexdigest()[:16], body)
+        key, body = known
+        if key not in worker.templates:
+            worker.templates.add(key)
+            worker.notify({"op": "template", "template": key}, body)
+        return key
+
+    # Shutdown -------------------------------------------------------------
+
+    def close(self) -> Deferred[list[Any]]:
+        """Close the workers' stdin (they exit), killing any that lingers
+        after :data:`EXIT_TIMEOUT` seconds; fires once all have ended."""
+        reactor = _reactor()
+        self.closing = True
+        ended: list[Deferred[None]] = []
+        for worker in self.workers:
+            transport: Any = worker.transport
+            if transport is not None and not worker.ended.called:
+                transport.closeStdin()
+                timer = reactor.callLater(EXIT_TIMEOUT, worker.kill)
+                worker.ended.addBoth(_cancel, timer)
+                ended.append(worker.ended)
+            worker._lost()
+        return defer.DeferredList(ended)
+
+
+def _reactor() -> Any:
+    # The installed reactor; Any, as zope interfaces defeat mypy.
+    from twisted.internet import reactor
+
+    return reactor
+
+
+def _cancel(result: Any, timer: Any) -> Any:
+    if timer.active():
+        timer.cancel()
+    return result
+
+
+def _widen_pipes(transport: Any) -> None:
+    """Let a page (tens of kilobytes) pass through the pipe in one write,
+    where Linux' default pipe holds 64 KiB (a no-op elsewhere)."""
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if set_size is None:
+        return
+    for pipe in getattr(transport, "pipes", {}).values():
+        try:
+            fcntl.fcntl(pipe.fileno(), set_size, PIPE_SIZE)
+        except (OSError, AttributeError, ValueError):
+            return  # beyond the system's limit: the default works, a bit slower
+
+
+def _check(reply: dict[str, Any]) -> None:
+    if reply.get("ok"):
+        return
+    message = str(reply.get("error") or "unknown error")
+    if reply.get("reason") == "page":
+        raise ValueError(message)
+    if reply.get("reason") == "internal":
+        logger.error("Page worker failed: %s", message)
+    raise WorkerUnavailable(message)
+
+
+def _extraction(
+    reply: dict[str, Any], worker: _WorkerProtocol | None = None, key: str = ""
+) -> Extraction:
+    if worker is not None and reply.get("reason") == "missing":
+        worker.templates.discard(key)  # maybe dropped: send it again next time
+    _check(reply)
+    try:
+        return extraction_from_dict(reply.get("extraction"))
+    except ValueError as exc:
+        raise WorkerUnavailable(str(exc)) from exc
+
+
+# One pool per crawl ---------------------------------------------------------
+
+_POOLS: weakref.WeakKeyDictionary[Crawler, WorkerPool] = weakref.WeakKeyDictionary()
+
+
+def crawler_workers(crawler: Crawler) -> WorkerPool | None:
+    """The page workers of ``crawler`` (``WRAPX_ITEMS_WORKERS`` of them),
+    spawned on first use and closed when the engine stops; None when the
+    setting is 0 or workers cannot be spawned."""
+    pool = _POOLS.get(crawler)
+    if pool is not None:
+        return pool if pool.running else None
+    size = crawler.settings.getint("WRAPX_ITEMS_WORKERS", default_settings.WRAPX_ITEMS_WORKERS)
+    if size <= 0:
+        return None
+    pool = WorkerPool(size)
+    try:
+        pool.start()
+    except (OSError, WorkerUnavailable, NotImplementedError) as exc:
+        logger.warning("Cannot start page workers (%s); working in the crawl's process", exc)
+        return None
+    _POOLS[crawler] = pool
+
+    async def close_pool() -> None:
+        _POOLS.pop(crawler, None)
+        await maybe_deferred_to_future(pool.close())
+
+    crawler.signals.connect(close_pool, signal=signals.engine_stopped, weak=False)
+    return pool
+
+
+def running_workers(crawler: Crawler) -> WorkerPool | None:
+    """The page workers of ``crawler`` if some component started them."""
+    pool = _POOLS.get(crawler)
+    return pool if pool is not None and pool.running else None
