@@ -16,9 +16,10 @@ executes nothing it is sent. Requests (``op`` in the header):
   a template under its key, for the requests below; no reply.
 * ``page`` (``id``, ``url``, optional ``template``; payload the HTML): parse
   the page; the reply has its tag-path set, which is what routing to a page
-  kind needs, as numbers (``paths``): each path string is sent once, in
-  ``new_paths``, numbered in the order sent, so a reply stays a few hundred
-  bytes where the strings would take tens of kilobytes. With ``template``
+  kind needs, as numbers (the payload, native unsigned ints): each path
+  string is sent once, in ``new_paths``, numbered in the order sent, so a
+  reply stays a few hundred bytes where the strings would take tens of
+  kilobytes. With ``template``
   (the template of the kind the caller expects the page to be of), the page
   is extracted at once, the reply has the ``extraction`` and the tree is
   dropped: one round trip for most pages. Without it the tree is kept under
@@ -44,6 +45,7 @@ import json
 import struct
 import sys
 import time
+from array import array
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -53,6 +55,8 @@ from scrapy_wrapx.kinds import structure_paths
 if TYPE_CHECKING:
     from scrapy_wrapx.template import Extraction, Template
 
+#: Type code of the tag-path numbers of a ``page`` reply (its payload).
+PATH_NUMBERS = "I"
 #: Frame header: JSON header length, payload length.
 FRAME_HEADER = struct.Struct(">II")
 #: Trees kept between a ``page`` and its ``extract``; beyond it the oldest
@@ -227,7 +231,7 @@ class PageWorker:
                 number = numbers[path] = len(numbers)
                 new.append(path)
             ids.append(number)
-        reply["paths"], reply["new_paths"] = ids, new
+        reply["payload"], reply["new_paths"] = array(PATH_NUMBERS, ids).tobytes(), new
         if header.get("template") is not None:
             try:
                 reply["extraction"] = self._extract(header, tree)
@@ -263,7 +267,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
         for header, payload in decoder.feed(chunk):
             reply = worker.handle(header, payload)
             if reply is not None:  # at once: the caller awaits it
-                stdout.write(encode_frame(reply))
+                stdout.write(encode_frame(reply, reply.pop("payload", b"")))
                 stdout.flush()
 
 

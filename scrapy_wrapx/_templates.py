@@ -28,6 +28,9 @@ SEEDS = "seeds"
 TEMPLATES = "templates"
 CLAIMS = "claims"
 PENDING = "pending"
+#: ``{"version": n}`` per kind, written with each template: what a process
+#: polls to learn whether a newer template exists, without reading it.
+TEMPLATE_VERSIONS = "template_versions"
 
 
 def seeds_key(kind_key: str, version: int) -> str:
@@ -79,11 +82,16 @@ class TemplateRecord:
         return cls(kind_key, version, template, seeds, float(induced_at), float(seconds))
 
 
-def load_template(store: WrapxStore, kind_key: str) -> TemplateRecord | None:
+def load_template(store: WrapxStore, kind_key: str, newer_than: int = 0) -> TemplateRecord | None:
     """The stored template of ``kind_key``; None (with a warning) when the
-    record is missing or unreadable."""
+    record is missing or unreadable, and None (silently) when its version is
+    not above ``newer_than`` — a template's JSON takes milliseconds to
+    rebuild, so a known version is not rebuilt."""
     data = store.get(TEMPLATES, kind_key)
     if data is None:
+        return None
+    version = data.get("version") if isinstance(data, dict) else None
+    if newer_than and isinstance(version, int) and version <= newer_than:
         return None
     try:
         return TemplateRecord.from_dict(data)
@@ -99,6 +107,16 @@ def save_template(store: WrapxStore, record: TemplateRecord) -> None:
     if isinstance(version, int) and version > record.version:
         return
     store.set(TEMPLATES, record.kind_key, record.to_dict())
+    store.set(TEMPLATE_VERSIONS, record.kind_key, {"version": record.version})
+
+
+def stored_version(store: WrapxStore, kind_key: str) -> int | None:
+    """The version of ``kind_key``'s stored template as its small version
+    record says, or None when there is no such record (a template stored
+    by an older scrapy-wrapx has none)."""
+    data = store.get(TEMPLATE_VERSIONS, kind_key)
+    version = data.get("version") if isinstance(data, dict) else None
+    return version if isinstance(version, int) else None
 
 
 class TemplateCache:
@@ -107,7 +125,8 @@ class TemplateCache:
     A template can appear in the store at any time (another process induced
     it, or re-induced it after a redesign), so a kind's entry is re-read from
     the store at most every ``poll_interval`` seconds; in between, lookups
-    cost a dictionary access.
+    cost a dictionary access. Once a kind's template is known, the poll
+    reads its small version record, and the template only when it is newer.
     """
 
     def __init__(
@@ -128,9 +147,13 @@ class TemplateCache:
         last = self._checked.get(kind_key)
         if last is None or now - last >= self.poll_interval:
             self._checked[kind_key] = now
-            stored = load_template(self.store, kind_key)
-            if stored is not None:
-                self.put(stored)
+            known = self._records.get(kind_key)
+            newer_than = known.version if known is not None else 0
+            version = stored_version(self.store, kind_key) if known is not None else None
+            if version is None or version > newer_than:
+                stored = load_template(self.store, kind_key, newer_than)
+                if stored is not None:
+                    self.put(stored)
         return self._records.get(kind_key)
 
     def put(self, record: TemplateRecord) -> bool:

@@ -24,6 +24,7 @@ import logging
 import os
 import sys
 import weakref
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,10 +36,15 @@ except ImportError:  # Windows
 
 from scrapy import signals
 from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet import defer, error, protocol
+from twisted.internet import abstract, defer, error, main, protocol
 
 from scrapy_wrapx import settings as default_settings
-from scrapy_wrapx._pageworker import FrameDecoder, encode_frame, extraction_from_dict
+from scrapy_wrapx._pageworker import (
+    PATH_NUMBERS,
+    FrameDecoder,
+    encode_frame,
+    extraction_from_dict,
+)
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -73,8 +79,57 @@ class WorkerPage:
     extraction: Extraction | None = None
 
 
+class _Pipe(abstract.FileDescriptor):
+    """One end of a pipe to a worker, on the reactor.
+
+    Twisted's own process pipes move at most 8 KiB in and 128 KiB out per
+    turn of the reactor, and a busy crawl's reactor turns slowly: pages (tens
+    of kilobytes each) would queue here while the worker idles. These ends
+    move up to :data:`PIPE_SIZE` per turn.
+    """
+
+    SEND_LIMIT = PIPE_SIZE
+
+    def __init__(self, fd: int, worker: _WorkerProtocol) -> None:
+        super().__init__(_reactor())
+        self.fd = fd
+        self.worker = worker
+        self.connected = 1
+        os.set_blocking(fd, False)
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def writeSomeData(self, data: bytes) -> Any:
+        try:
+            return os.write(self.fd, data)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            return main.CONNECTION_LOST
+
+    def doRead(self) -> Any:
+        try:
+            data = os.read(self.fd, PIPE_SIZE)
+        except BlockingIOError:
+            return None
+        except OSError:
+            return main.CONNECTION_LOST
+        if not data:
+            return main.CONNECTION_DONE
+        self.worker.received(data)
+        return None
+
+    def connectionLost(self, reason: Failure) -> None:
+        super().connectionLost(reason)  # type: ignore[no-untyped-call]
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        self.worker.pipe_lost()
+
+
 class _WorkerProtocol(protocol.ProcessProtocol):
-    """One worker process: requests out on stdin, replies in on stdout."""
+    """One worker process: requests out on its stdin, replies in on its
+    stdout, both through :class:`_Pipe` ends."""
 
     def __init__(self, pool: WorkerPool, number: int) -> None:
         self.pool = pool
@@ -87,26 +142,47 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.paths: list[str] = []
         self.alive = True
         self.ended: Deferred[None] = defer.Deferred()
+        self.requests: _Pipe | None = None
+        self.replies: _Pipe | None = None
+
+    def spawn(self, executable: str, args: list[str], env: dict[str, str]) -> None:
+        """Start the worker process with pipes of our own on its stdin/stdout."""
+        stdin_read, stdin_write = os.pipe()
+        stdout_read, stdout_write = os.pipe()
+        try:
+            _reactor().spawnProcess(
+                self, executable, args, env=env, childFDs={0: stdin_read, 1: stdout_write, 2: 2}
+            )
+        except BaseException:
+            for fd in (stdin_write, stdout_read):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (stdin_read, stdout_write):
+                os.close(fd)
+        for fd in (stdin_write, stdout_read):
+            _widen_pipe(fd)
+        self.requests = _Pipe(stdin_write, self)
+        self.replies = _Pipe(stdout_read, self)
+        self.replies.startReading()  # type: ignore[no-untyped-call]
 
     def request(self, header: dict[str, Any], payload: bytes = b"") -> Deferred[dict[str, Any]]:
-        """Send a request; fires with the reply header (or
-        :class:`WorkerUnavailable`)."""
-        if not self.alive or self.transport is None:
+        """Send a request; fires with the reply header, its payload under
+        ``"payload"`` (or fails with :class:`WorkerUnavailable`)."""
+        if not self.alive or self.requests is None:
             return defer.fail(WorkerUnavailable(f"Page worker {self.number} is not running"))
         request_id = header["id"] = self.pool.next_id()
         reply: Deferred[dict[str, Any]] = defer.Deferred()
         self.waiting[request_id] = reply
-        transport: Any = self.transport
-        transport.write(encode_frame(header, payload))
+        self.requests.write(encode_frame(header, payload))
         return reply
 
     def notify(self, header: dict[str, Any], payload: bytes = b"") -> None:
         """Send a request that has no reply."""
-        transport: Any = self.transport
-        if self.alive and transport is not None:
-            transport.write(encode_frame(header, payload))
+        if self.alive and self.requests is not None:
+            self.requests.write(encode_frame(header, payload))
 
-    def outReceived(self, data: bytes) -> None:
+    def received(self, data: bytes) -> None:
         try:
             messages = self.decoder.feed(data)
         except ValueError as exc:
@@ -114,21 +190,26 @@ class _WorkerProtocol(protocol.ProcessProtocol):
             self._lost()
             self.kill()
             return
-        for header, _ in messages:
+        for header, payload in messages:
             reply = self.waiting.pop(header.get("id"), None)  # type: ignore[arg-type]
             if reply is not None:
+                header["payload"] = payload
                 reply.callback(header)
 
-    def childConnectionLost(self, childFD: int) -> None:
-        # A worker's stdout closes when it exits; unlike processEnded, this
-        # does not depend on the reactor handling SIGCHLD.
-        if childFD == 1:
-            self.processEnded(None)
+    def pipe_lost(self) -> None:
+        # The replies pipe closes when the worker exits; unlike processEnded,
+        # this does not depend on the reactor handling SIGCHLD.
+        self.processEnded(None)
 
     def processEnded(self, reason: Failure | None) -> None:
         self._lost()
         if not self.ended.called:
             self.ended.callback(None)
+
+    def close(self) -> None:
+        """Close the worker's stdin: it exits once it has answered."""
+        if self.requests is not None:
+            self.requests.loseConnection()  # type: ignore[no-untyped-call]
 
     def _lost(self) -> None:
         if self.alive and not self.pool.closing:
@@ -140,6 +221,9 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         waiting, self.waiting = self.waiting, {}
         for reply in waiting.values():
             reply.errback(WorkerUnavailable(f"Page worker {self.number} stopped"))
+        for pipe in (self.requests, self.replies):
+            if pipe is not None and pipe.connected:
+                pipe.loseConnection()  # type: ignore[no-untyped-call]
 
     def kill(self) -> None:
         transport: Any = self.transport
@@ -169,7 +253,6 @@ class WorkerPool:
 
     def start(self) -> None:
         """Spawn the workers (the reactor must be running or about to)."""
-        reactor = _reactor()
         if not sys.executable:
             raise WorkerUnavailable("No Python executable to run page workers with")
         env = dict(os.environ)
@@ -179,10 +262,7 @@ class WorkerPool:
         args = [sys.executable, "-m", "scrapy_wrapx._pageworker"]
         for number in range(self.size):
             worker = _WorkerProtocol(self, number)
-            transport = reactor.spawnProcess(
-                worker, sys.executable, args, env=env, childFDs={0: "w", 1: "r", 2: 2}
-            )
-            _widen_pipes(transport)
+            worker.spawn(sys.executable, args, env)
             self.workers.append(worker)
 
     @property
@@ -222,13 +302,14 @@ class WorkerPool:
                 raise WorkerUnavailable(f"Page worker sent invalid tag paths: {new!r:.60}")
             worker.paths.extend(new)
             _check(reply)
-            numbers = reply.get("paths")
-            known = len(worker.paths)
-            if not isinstance(numbers, list) or not all(
-                isinstance(n, int) and 0 <= n < known for n in numbers
-            ):
-                raise WorkerUnavailable(f"Page worker sent invalid tag paths: {numbers!r:.60}")
+            numbers = array(PATH_NUMBERS)
+            try:
+                numbers.frombytes(reply["payload"])
+            except (KeyError, ValueError) as exc:
+                raise WorkerUnavailable(f"Page worker sent invalid tag paths: {exc}") from exc
             paths = worker.paths
+            if numbers and max(numbers) >= len(paths):
+                raise WorkerUnavailable(f"Page worker sent unknown tag paths: {max(numbers)!r}")
             extraction = None
             if template is not None and "extraction" in reply:
                 extraction = _extraction(reply)
@@ -312,9 +393,8 @@ class WorkerPool:
         self.closing = True
         ended: list[Deferred[None]] = []
         for worker in self.workers:
-            transport: Any = worker.transport
-            if transport is not None and not worker.ended.called:
-                transport.closeStdin()
+            if not worker.ended.called:
+                worker.close()
                 timer = reactor.callLater(EXIT_TIMEOUT, worker.kill)
                 worker.ended.addBoth(_cancel, timer)
                 ended.append(worker.ended)
@@ -335,17 +415,14 @@ def _cancel(result: Any, timer: Any) -> Any:
     return result
 
 
-def _widen_pipes(transport: Any) -> None:
+def _widen_pipe(fd: int) -> None:
     """Let a page (tens of kilobytes) pass through the pipe in one write,
     where Linux' default pipe holds 64 KiB (a no-op elsewhere)."""
     set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
-    if set_size is None:
-        return
-    for pipe in getattr(transport, "pipes", {}).values():
-        try:
-            fcntl.fcntl(pipe.fileno(), set_size, PIPE_SIZE)
-        except (OSError, AttributeError, ValueError):
-            return  # beyond the system's limit: the default works, a bit slower
+    if set_size is not None:
+        # Beyond the system's limit it fails: the default works, a bit slower.
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, set_size, PIPE_SIZE)
 
 
 def _check(reply: dict[str, Any]) -> None:
