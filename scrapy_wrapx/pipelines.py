@@ -62,13 +62,25 @@ def build_item(
     kind_key: str,
     version: int,
     extraction: Extraction,
+    *,
+    copy: bool = True,
 ) -> Any:
-    """A variant-data item of ``item_class`` (``dict`` when None)."""
-    fields = {
-        (f"field_{name}" if name in RESERVED_KEYS else name): list(values)
-        for name, values in extraction.fields.items()
-    }
-    records = {name: [dict(r) for r in rows] for name, rows in extraction.records.items()}
+    """A variant-data item of ``item_class`` (``dict`` when None). With
+    ``copy=False`` the item takes the extraction's lists instead of copies
+    (an item has hundreds of fields: for a caller that drops the extraction
+    after building its one item)."""
+    if copy:
+        fields = {
+            (f"field_{name}" if name in RESERVED_KEYS else name): list(values)
+            for name, values in extraction.fields.items()
+        }
+        records = {name: [dict(r) for r in rows] for name, rows in extraction.records.items()}
+    else:
+        fields = {
+            (f"field_{name}" if name in RESERVED_KEYS else name): values
+            for name, values in extraction.fields.items()
+        }
+        records = extraction.records
     base: dict[str, Any] = {"url": url, "kind": kind_key, "template_version": version}
     cls = dict if item_class is None else item_class
     declared = ItemAdapter.get_field_names_from_class(cls)
@@ -310,7 +322,8 @@ class VariantPipeline:
 
     def _item(self, url: str, kind_key: str, version: int, extraction: Extraction) -> Any:
         self._inc("items/emitted_count")
-        return build_item(self.item_class, url, kind_key, version, extraction)
+        # The pipeline builds one item per extraction and drops it.
+        return build_item(self.item_class, url, kind_key, version, extraction, copy=False)
 
     def _signal(self, signal: object, **kwargs: Any) -> None:
         if self._send is not None:
