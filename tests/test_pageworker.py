@@ -1,0 +1,157 @@
+"""Page workers: the request protocol in-process, and real worker processes
+spawned on the reactor."""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import pytest_twisted
+
+from scrapy_wrapx._pageworker import (
+    PATH_NUMBERS,
+    FrameDecoder,
+    PageWorker,
+    encode_frame,
+    extraction_from_dict,
+    extraction_to_dict,
+    induce_pages,
+)
+from scrapy_wrapx._workerpool import WorkerPool, WorkerUnavailable
+from scrapy_wrapx.kinds import structure_paths
+from scrapy_wrapx.template import Template
+
+
+def _book(title: str, price: str, extra: str = "") -> str:
+    return f"<html><body><h1>{title}</h1>{extra}<p>Price: {price}</p><i>Shop</i></body></html>"
+
+
+PAGES = [
+    {"url": f"http://shop.test/book/{n}.html", "html": _book(t, p)}
+    for n, (t, p) in enumerate([("Dune", "9.99"), ("Emma", "4.50"), ("Ubik", "7.25")])
+]
+
+
+@pytest.fixture(scope="module")
+def template() -> Template:
+    return induce_pages(PAGES, None)[0]
+
+
+def test_frames_survive_any_split() -> None:
+    frames = encode_frame({"id": 1, "op": "page"}, "é<b>".encode()) + encode_frame({"id": 2})
+    for cut in range(len(frames) + 1):
+        decoder = FrameDecoder()
+        messages = decoder.feed(frames[:cut]) + decoder.feed(frames[cut:])
+        assert messages == [({"id": 1, "op": "page"}, "é<b>".encode()), ({"id": 2}, b"")]
+
+
+def test_worker_answers_routing_extraction_and_induction(template: Template) -> None:
+    from scrapy_wrapx import dom
+
+    worker = PageWorker()
+    html = _book("Solaris", "3.00")
+    page = worker.handle({"op": "page", "id": 1, "url": "http://shop.test/s"}, html.encode())
+    assert page is not None and page["ok"]
+    table = page["new_paths"]
+    numbers = array(PATH_NUMBERS)
+    numbers.frombytes(page["payload"])
+    assert {table[n] for n in numbers} == structure_paths(dom.parse(html))
+    # The second page's known paths are not sent again.
+    again = worker.handle({"op": "page", "id": 2, "url": "http://shop.test/k"}, html.encode())
+    assert again is not None and again["new_paths"] == []
+
+    assert worker.handle({"op": "template", "template": "t1"}, template.to_json().encode()) is None
+    reply = worker.handle({"op": "extract", "id": 3, "page": 1, "template": "t1"}, b"")
+    assert reply is not None and reply["ok"]
+    expected = template.extract(dom.parse(html), url="http://shop.test/s")
+    got = extraction_from_dict(reply["extraction"])
+    assert (got.fields, got.records, got.matched) == (
+        expected.fields,
+        expected.records,
+        expected.matched,
+    )
+    # The tree is gone once extracted; page 2 is released without a reply.
+    missing = worker.handle({"op": "extract", "id": 4, "page": 1, "template": "t1"}, b"")
+    assert missing is not None and missing["reason"] == "missing"
+    assert worker.handle({"op": "release", "page": 2}, b"") is None
+    assert not worker.trees
+
+    # A page sent with its expected template comes back extracted at once.
+    quick = worker.handle(
+        {"op": "page", "id": 5, "url": "http://shop.test/q", "template": "t1"}, html.encode()
+    )
+    assert quick is not None and quick["extraction"]["fields"] == expected.fields
+    assert not worker.trees
+    unknown = worker.handle(
+        {"op": "extract_page", "id": 6, "url": "http://shop.test/u", "template": "nope"},
+        html.encode(),
+    )
+    assert unknown is not None and unknown["reason"] == "missing"
+
+    induced = worker.handle({"op": "induce", "id": 7}, json.dumps({"pages": PAGES}).encode())
+    assert induced is not None and induced["ok"]
+    assert Template.from_json(induced["template"]).field_names == template.field_names
+    bad = worker.handle({"op": "induce", "id": 8}, json.dumps({"pages": [{"url": 1}]}).encode())
+    assert bad is not None and bad["reason"] == "page"
+    assert worker.handle({"op": "nope", "id": 9}, b"")["reason"] == "page"  # type: ignore[index]
+
+
+def test_extraction_round_trips_through_json(template: Template) -> None:
+    from scrapy_wrapx import dom
+
+    extraction = template.extract(dom.parse(PAGES[0]["html"]), url=PAGES[0]["url"])
+    back = extraction_from_dict(json.loads(json.dumps(extraction_to_dict(extraction))))
+    assert (back.fields, back.records, back.score, back.matched, back.coverage) == (
+        extraction.fields,
+        extraction.records,
+        extraction.score,
+        extraction.matched,
+        extraction.coverage,
+    )
+    with pytest.raises(ValueError):
+        extraction_from_dict({"fields": [], "records": {}, "score": 1, "coverage": 1})
+
+
+@pytest_twisted.inlineCallbacks
+def test_pool_parses_extracts_and_induces_in_a_process(template: Template) -> Iterator[Any]:
+    pool = WorkerPool(1)
+    pool.start()
+    try:
+        html = _book("Kindred", "5.10")
+        page = yield pool.parse("http://shop.test/k", html)
+        assert "body/h1/text()" in page.paths and page.extraction is None
+        extraction = yield pool.extract(page, template)
+        assert extraction.matched and "5.10" in str(extraction.fields)
+
+        quick = yield pool.parse("http://shop.test/b", _book("Beloved", "6.20"), template)
+        assert quick.extraction is not None and quick.template is template
+        buffered = yield pool.extract_html("http://shop.test/c", _book("Carrie", "1.00"), template)
+        assert buffered.matched
+
+        induced, seconds = yield pool.induce(PAGES, None)
+        assert induced.field_names == template.field_names and seconds >= 0
+    finally:
+        yield pool.close()
+    assert not pool.running
+    with pytest.raises(WorkerUnavailable):
+        yield pool.parse("http://shop.test/x", html)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_dead_worker_fails_its_requests_over(template: Template) -> Iterator[Any]:
+    pool = WorkerPool(1)
+    pool.start()
+    try:
+        yield pool.parse("http://shop.test/1", _book("Dune", "9.99"))
+        worker = pool.workers[0]
+        pending = pool.parse("http://shop.test/2", _book("Emma", "4.50"))
+        worker.kill()
+        with pytest.raises(WorkerUnavailable):
+            yield pending
+        yield worker.ended
+        assert not pool.running
+    finally:
+        yield pool.close()
