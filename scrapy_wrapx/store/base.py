@@ -62,9 +62,12 @@ class WrapxStore(ABC):
     """Key-value documents and append-only lists, grouped in namespaces.
 
     Namespaces used by scrapy-wrapx: ``targets`` (references per spider and
-    field), ``seeds`` (collected seed pages per domain and kind), ``templates``
-    (induced templates), ``pending`` (pages seen before their kind's template
-    was ready). Keys are short strings such as ``"books/title"``.
+    field), ``kinds`` (page kinds per domain), ``seeds`` (collected seed
+    pages per kind), ``templates`` (induced templates) and
+    ``template_versions`` (their version numbers, cheap to poll), ``claims``
+    (which process induces what), ``pending`` (pages seen before their
+    kind's template was ready). Keys are short strings such as
+    ``"books/title"``.
 
     Implementations must be safe to use from several threads of one process
     (induction runs off the reactor thread) and from several processes.
