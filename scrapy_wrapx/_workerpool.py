@@ -38,13 +38,13 @@ from scrapy import signals
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import abstract, defer, error, main, protocol
 
-from scrapy_wrapx import settings as default_settings
 from scrapy_wrapx._pageworker import (
     PATH_NUMBERS,
     FrameDecoder,
     encode_frame,
     extraction_from_dict,
 )
+from scrapy_wrapx._settings import wrapx_setting
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -460,7 +460,7 @@ def crawler_workers(crawler: Crawler) -> WorkerPool | None:
     pool = _POOLS.get(crawler)
     if pool is not None:
         return pool if pool.running else None
-    size = crawler.settings.getint("WRAPX_ITEMS_WORKERS", default_settings.WRAPX_ITEMS_WORKERS)
+    size = wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKERS")
     if size <= 0:
         return None
     pool = WorkerPool(size)

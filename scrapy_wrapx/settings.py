@@ -1,8 +1,9 @@
 """Default values of every ``WRAPX_*`` setting.
 
-Components read a setting as ``settings.get(NAME, default_settings.NAME)``
-so that each one works when enabled alone, without the add-on. Settings are
-grouped by area, the ``*_ENABLED`` flag first in each group.
+Components read a setting with :func:`scrapy_wrapx._settings.wrapx_setting`,
+which falls back on these defaults (and converts values by their type), so
+each one works when enabled alone, without the add-on. Settings are grouped
+by area, the ``*_ENABLED`` flag first in each group.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ WRAPX_INDUCTION_WINDOW = 20
 WRAPX_INDUCTION_MIN_PAGES = 2
 #: Seconds after which another process's unfinished claim on an induction
 #: is considered dead and taken over.
-WRAPX_INDUCTION_CLAIM_TIMEOUT = 300
+WRAPX_INDUCTION_CLAIM_TIMEOUT = 300.0
 #: Seconds between progress lines while inductions run.
 WRAPX_INDUCTION_PROGRESS_INTERVAL = 10.0
 

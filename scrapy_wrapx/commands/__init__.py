@@ -174,10 +174,10 @@ class WrapxCommand(ScrapyCommand):
         from scrapy.crawler import Crawler
         from scrapy.utils.misc import build_from_crawler, load_object
 
-        from scrapy_wrapx import settings as default_settings
+        from scrapy_wrapx._settings import wrapx_setting
 
         assert self.settings is not None
-        path = self.settings.get("WRAPX_STORE", default_settings.WRAPX_STORE)
+        path = wrapx_setting(self.settings, "WRAPX_STORE")
         store_cls = load_object(path) if isinstance(path, str) else path
         crawler = Crawler(type("WrapxStoreSpider", (Spider,), {"name": "wrapx"}), self.settings)
         return build_from_crawler(store_cls, crawler)

@@ -42,8 +42,8 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task, threads
 
-from scrapy_wrapx import settings as default_settings
 from scrapy_wrapx._pageworker import induce_pages
+from scrapy_wrapx._settings import wrapx_setting
 from scrapy_wrapx._templates import (
     CLAIMS,
     KINDS,
@@ -86,29 +86,16 @@ class WrapxInductionExtension:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool(
-            "WRAPX_INDUCTION_ENABLED", default_settings.WRAPX_INDUCTION_ENABLED
-        ):
+        if not wrapx_setting(settings, "WRAPX_INDUCTION_ENABLED"):
             raise NotConfigured("WrapxInductionExtension requires WRAPX_INDUCTION_ENABLED=True")
         self.crawler = crawler
         self.stats = crawler.stats
-        self.seed_pages = settings.getint("WRAPX_SEED_PAGES", default_settings.WRAPX_SEED_PAGES)
-        self.share = settings.getfloat(
-            "WRAPX_INDUCTION_REINDUCE_SHARE", default_settings.WRAPX_INDUCTION_REINDUCE_SHARE
-        )
-        self.window = settings.getint(
-            "WRAPX_INDUCTION_WINDOW", default_settings.WRAPX_INDUCTION_WINDOW
-        )
-        self.min_pages = settings.getint(
-            "WRAPX_INDUCTION_MIN_PAGES", default_settings.WRAPX_INDUCTION_MIN_PAGES
-        )
-        self.claim_timeout = settings.getfloat(
-            "WRAPX_INDUCTION_CLAIM_TIMEOUT", default_settings.WRAPX_INDUCTION_CLAIM_TIMEOUT
-        )
-        self.progress_interval = settings.getfloat(
-            "WRAPX_INDUCTION_PROGRESS_INTERVAL",
-            default_settings.WRAPX_INDUCTION_PROGRESS_INTERVAL,
-        )
+        self.seed_pages = wrapx_setting(settings, "WRAPX_SEED_PAGES")
+        self.share = wrapx_setting(settings, "WRAPX_INDUCTION_REINDUCE_SHARE")
+        self.window = wrapx_setting(settings, "WRAPX_INDUCTION_WINDOW")
+        self.min_pages = wrapx_setting(settings, "WRAPX_INDUCTION_MIN_PAGES")
+        self.claim_timeout = wrapx_setting(settings, "WRAPX_INDUCTION_CLAIM_TIMEOUT")
+        self.progress_interval = wrapx_setting(settings, "WRAPX_INDUCTION_PROGRESS_INTERVAL")
         if not 0.0 < self.share <= 1.0:
             raise NotConfigured(
                 f"WRAPX_INDUCTION_REINDUCE_SHARE must be in (0, 1], not {self.share!r}"

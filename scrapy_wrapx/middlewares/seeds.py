@@ -31,8 +31,8 @@ from scrapy.http import TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.misc import load_object
 
-from scrapy_wrapx import settings as default_settings
 from scrapy_wrapx._responses import is_html, response_tree
+from scrapy_wrapx._settings import wrapx_setting
 from scrapy_wrapx._templates import KINDS, SEEDS, TemplateCache, TemplateRecord, seeds_key
 from scrapy_wrapx._workerpool import WorkerUnavailable, crawler_workers
 from scrapy_wrapx.kinds import (
@@ -74,13 +74,9 @@ class _CapturePolicy:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        types = settings.getlist(
-            "WRAPX_SEEDS_CONTENT_TYPES", default_settings.WRAPX_SEEDS_CONTENT_TYPES
-        )
+        types = wrapx_setting(settings, "WRAPX_SEEDS_CONTENT_TYPES")
         self.content_types = tuple(t.strip().lower().encode("ascii") for t in types if t.strip())
-        self.max_size = settings.getint(
-            "WRAPX_SEEDS_MAX_BODY_SIZE", default_settings.WRAPX_SEEDS_MAX_BODY_SIZE
-        )
+        self.max_size = wrapx_setting(settings, "WRAPX_SEEDS_MAX_BODY_SIZE")
 
     def reason_to_skip(self, response: Response) -> str | None:
         """Why ``response`` is not a page (``opted_out``, ``http_status``,
@@ -105,9 +101,7 @@ class WrapxCaptureMiddleware:
     """Downloader middleware: marks which responses are captured pages."""
 
     def __init__(self, crawler: Crawler) -> None:
-        if not crawler.settings.getbool(
-            "WRAPX_SEEDS_ENABLED", default_settings.WRAPX_SEEDS_ENABLED
-        ):
+        if not wrapx_setting(crawler.settings, "WRAPX_SEEDS_ENABLED"):
             raise NotConfigured("WrapxCaptureMiddleware requires WRAPX_SEEDS_ENABLED=True")
         self.crawler = crawler
         self.policy = _CapturePolicy(crawler)
@@ -138,33 +132,23 @@ class WrapxSeedsMiddleware:
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
-        if not settings.getbool("WRAPX_SEEDS_ENABLED", default_settings.WRAPX_SEEDS_ENABLED):
+        if not wrapx_setting(settings, "WRAPX_SEEDS_ENABLED"):
             raise NotConfigured("WrapxSeedsMiddleware requires WRAPX_SEEDS_ENABLED=True")
         self.crawler = crawler
         self.stats = crawler.stats
         self.policy = _CapturePolicy(crawler)
-        self.seed_pages = settings.getint("WRAPX_SEED_PAGES", default_settings.WRAPX_SEED_PAGES)
+        self.seed_pages = wrapx_setting(settings, "WRAPX_SEED_PAGES")
         if self.seed_pages < 1:
             raise NotConfigured(f"WRAPX_SEED_PAGES must be >= 1, not {self.seed_pages!r}")
         self.index = KindIndex(
-            threshold=settings.getfloat(
-                "WRAPX_KINDS_THRESHOLD", default_settings.WRAPX_KINDS_THRESHOLD
-            ),
-            url_weight=settings.getfloat(
-                "WRAPX_KINDS_URL_WEIGHT", default_settings.WRAPX_KINDS_URL_WEIGHT
-            ),
+            threshold=wrapx_setting(settings, "WRAPX_KINDS_THRESHOLD"),
+            url_weight=wrapx_setting(settings, "WRAPX_KINDS_URL_WEIGHT"),
         )
-        self.items_enabled = settings.getbool(
-            "WRAPX_ITEMS_ENABLED", default_settings.WRAPX_ITEMS_ENABLED
-        )
-        item_class = settings.get("WRAPX_ITEMS_CLASS", default_settings.WRAPX_ITEMS_CLASS)
+        self.items_enabled = wrapx_setting(settings, "WRAPX_ITEMS_ENABLED")
+        item_class = wrapx_setting(settings, "WRAPX_ITEMS_CLASS")
         self.item_class = load_object(item_class) if isinstance(item_class, str) else item_class
-        self.buffer_pages = settings.getint(
-            "WRAPX_ITEMS_BUFFER_PAGES", default_settings.WRAPX_ITEMS_BUFFER_PAGES
-        )
-        self.poll = settings.getfloat(
-            "WRAPX_ITEMS_TEMPLATE_POLL", default_settings.WRAPX_ITEMS_TEMPLATE_POLL
-        )
+        self.buffer_pages = wrapx_setting(settings, "WRAPX_ITEMS_BUFFER_PAGES")
+        self.poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
         self.store: WrapxStore | None = None
         self.templates: TemplateCache | None = None
         self.pipeline: VariantPipeline | None = None

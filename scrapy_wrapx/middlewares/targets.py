@@ -26,8 +26,8 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.defer import deferred_from_coro
 
 from scrapy_wrapx import dom
-from scrapy_wrapx import settings as default_settings
 from scrapy_wrapx._responses import is_html, response_tree
+from scrapy_wrapx._settings import wrapx_setting
 from scrapy_wrapx.locate import HybridLocator, TargetReference
 from scrapy_wrapx.repair import TargetState
 from scrapy_wrapx.store._crawler import crawler_store
@@ -52,21 +52,15 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         settings = crawler.settings
-        if not settings.getbool("WRAPX_TARGETS_ENABLED", default_settings.WRAPX_TARGETS_ENABLED):
+        if not wrapx_setting(settings, "WRAPX_TARGETS_ENABLED"):
             raise NotConfigured("WrapxTargetsMiddleware requires WRAPX_TARGETS_ENABLED=True")
         self.locator = HybridLocator(
-            method=settings.get("WRAPX_TARGETS_METHOD", default_settings.WRAPX_TARGETS_METHOD),
-            radius=settings.getint("WRAPX_TARGETS_RADIUS", default_settings.WRAPX_TARGETS_RADIUS),
+            method=wrapx_setting(settings, "WRAPX_TARGETS_METHOD"),
+            radius=wrapx_setting(settings, "WRAPX_TARGETS_RADIUS"),
         )
-        self.min_confidence = settings.getfloat(
-            "WRAPX_TARGETS_MIN_CONFIDENCE", default_settings.WRAPX_TARGETS_MIN_CONFIDENCE
-        )
-        self.repair_after = settings.getint(
-            "WRAPX_TARGETS_REPAIR_AFTER", default_settings.WRAPX_TARGETS_REPAIR_AFTER
-        )
-        self.confidence_field = settings.get(
-            "WRAPX_TARGETS_CONFIDENCE_FIELD", default_settings.WRAPX_TARGETS_CONFIDENCE_FIELD
-        )
+        self.min_confidence = wrapx_setting(settings, "WRAPX_TARGETS_MIN_CONFIDENCE")
+        self.repair_after = wrapx_setting(settings, "WRAPX_TARGETS_REPAIR_AFTER")
+        self.confidence_field = wrapx_setting(settings, "WRAPX_TARGETS_CONFIDENCE_FIELD")
         self.stats = crawler.stats
         self.targets: dict[str, Target] = {}
         self.states: dict[str, TargetState] = {}

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from scrapy import signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from scrapy_wrapx import settings as default_settings
+from scrapy_wrapx._settings import wrapx_setting
 
 from .base import WrapxStore
 
@@ -23,7 +23,7 @@ def crawler_store(crawler: Crawler) -> WrapxStore:
     closed when the engine stops."""
     store = _STORES.get(crawler)
     if store is None:
-        path = crawler.settings.get("WRAPX_STORE", default_settings.WRAPX_STORE)
+        path = wrapx_setting(crawler.settings, "WRAPX_STORE")
         store_cls = load_object(path) if isinstance(path, str) else path
         store = build_from_crawler(store_cls, crawler)
         if not isinstance(store, WrapxStore):

@@ -52,14 +52,12 @@ class RedisStore(WrapxStore):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisStore:
         """Connect to ``WRAPX_STORE_REDIS_URL`` with ``WRAPX_STORE_REDIS_PREFIX``."""
-        from scrapy_wrapx import settings as default_settings
+        from scrapy_wrapx._settings import wrapx_setting
 
         settings = crawler.settings
         return cls(
-            settings.get("WRAPX_STORE_REDIS_URL", default_settings.WRAPX_STORE_REDIS_URL),
-            prefix=settings.get(
-                "WRAPX_STORE_REDIS_PREFIX", default_settings.WRAPX_STORE_REDIS_PREFIX
-            ),
+            wrapx_setting(settings, "WRAPX_STORE_REDIS_URL"),
+            prefix=wrapx_setting(settings, "WRAPX_STORE_REDIS_PREFIX"),
         )
 
     def __repr__(self) -> str:

@@ -58,11 +58,9 @@ class SqliteStore(WrapxStore):
         """Open ``WRAPX_STORE_SQLITE_PATH`` in the project's data directory."""
         from scrapy.utils.project import data_path
 
-        from scrapy_wrapx import settings as default_settings
+        from scrapy_wrapx._settings import wrapx_setting
 
-        path = crawler.settings.get(
-            "WRAPX_STORE_SQLITE_PATH", default_settings.WRAPX_STORE_SQLITE_PATH
-        )
+        path = wrapx_setting(crawler.settings, "WRAPX_STORE_SQLITE_PATH")
         return cls(data_path(path))
 
     def __repr__(self) -> str:
