@@ -73,11 +73,31 @@ class TargetState:
     declared: str | None = None
     #: The locator's reference (``TargetReference`` JSON, parsed).
     reference: dict[str, Any] | None = None
+    #: Earlier references taken on pages of other shapes (optional parts
+    #: present or absent), newest first, as ``{"shape", "reference"}``:
+    #: tried when the current one cannot relocate the target.
+    alternates: list[dict[str, Any]] = field(default_factory=list)
+    #: The shape of :attr:`reference` (see ``TargetReference.shape``).
+    shape: str | None = None
     #: Replaced selectors, oldest first.
     history: list[dict[str, Any]] = field(default_factory=list)
     #: The current run of agreeing relocations: selector and length.
     streak_selector: str | None = None
     streak: int = 0
+
+    def remember(self, reference: dict[str, Any], shape: str, keep: int = 3) -> None:
+        """Make ``reference`` current, keeping up to ``keep - 1`` earlier
+        references of other shapes as alternates."""
+        earlier = list(self.alternates)
+        if self.reference is not None and self.shape is not None:
+            earlier.insert(0, {"shape": self.shape, "reference": self.reference})
+        seen = {shape}
+        alternates: list[dict[str, Any]] = []
+        for entry in earlier:
+            if entry["shape"] not in seen and len(alternates) < keep - 1:
+                seen.add(entry["shape"])
+                alternates.append(entry)
+        self.reference, self.shape, self.alternates = reference, shape, alternates
 
     def record_selector_hit(self) -> None:
         """The selector worked: any relocation streak is over."""
@@ -108,6 +128,8 @@ class TargetState:
             "selector": self.selector,
             "declared": self.declared,
             "reference": self.reference,
+            "shape": self.shape,
+            "alternates": self.alternates,
             "history": self.history,
             "streak_selector": self.streak_selector,
             "streak": self.streak,
@@ -125,6 +147,12 @@ class TargetState:
                 selector=data["selector"],
                 declared=data.get("declared"),
                 reference=data.get("reference"),
+                shape=data.get("shape"),
+                alternates=[
+                    entry
+                    for entry in data.get("alternates") or []
+                    if isinstance(entry, dict) and {"shape", "reference"} <= entry.keys()
+                ],
                 history=list(data.get("history") or []),
                 streak_selector=data.get("streak_selector"),
                 streak=int(data.get("streak") or 0),

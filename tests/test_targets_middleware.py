@@ -170,3 +170,25 @@ def test_weak_relocation_is_refused_not_guessed(tmp_path: Path, demo_site: DemoS
     )
     assert fill(middleware, {}, unrelated) == {}
     assert middleware.stats.get_value("wrapx/targets/refused_count") >= 1
+
+
+def test_references_of_other_page_shapes_are_kept_for_relocation(
+    tmp_path: Path, demo_site: DemoSite, demo_site_v2: DemoSite
+) -> None:
+    # The Winter Tide shows a rating and no publication date; The Lonely
+    # Bridge the other way round. From the latter's reference alone the
+    # price of the former's redesigned page cannot be relocated.
+    with_rating, without_rating = "/book/the-winter-tide.html", "/book/the-lonely-bridge.html"
+    assert demo_site.truth[with_rating]["rating"] and not demo_site.truth[without_rating]["rating"]
+    target = response(demo_site_v2, with_rating, "v2/")
+    price = demo_site_v2.truth[with_rating]["price"][0]
+
+    alone = make_middleware(tmp_path / "alone")
+    fill(alone, {}, response(demo_site, without_rating))
+    assert "price" not in fill(alone, {}, target)
+
+    both = make_middleware(tmp_path / "both")
+    fill(both, {}, response(demo_site, with_rating))
+    fill(both, {}, response(demo_site, without_rating))  # the current reference
+    assert both.states["price"].alternates
+    assert fill(both, {}, target)["price"] == price

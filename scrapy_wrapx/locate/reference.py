@@ -13,6 +13,7 @@ path-similarity methods read of the reference page.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +100,14 @@ class TargetReference:
         """True when the selector matched several nodes: relocation then
         returns all members of the list."""
         return len(self.targets) > 1
+
+    @property
+    def shape(self) -> str:
+        """Equal for references taken on pages of one structure: a digest of
+        the reference tree's tags without the leaves' values. Pages of one
+        template differ in shape where optional parts come and go."""
+        tags = [label if isinstance(label, str) else label[0] for label in self.labels]
+        return format(zlib.crc32(json.dumps([tags, list(self.parents)]).encode()), "08x")
 
     def tree(self) -> ArrayTree:
         """The pruned reference tree, for the mapping."""

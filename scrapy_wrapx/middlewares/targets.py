@@ -28,7 +28,7 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy_wrapx import dom
 from scrapy_wrapx._responses import is_html, response_tree
 from scrapy_wrapx._settings import wrapx_setting
-from scrapy_wrapx.locate import HybridLocator, TargetReference
+from scrapy_wrapx.locate import HybridLocator, Resolution, TargetReference
 from scrapy_wrapx.repair import TargetState
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.targets import Target, parse_targets
@@ -180,9 +180,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         min_confidence = (
             target.min_confidence if target.min_confidence is not None else self.min_confidence
         )
-        resolution = self.locator.resolve(
-            reference, tree, selector=state.selector, min_confidence=min_confidence
-        )
+        resolution = self._resolve(state, reference, tree, min_confidence)
         if resolution.source == "selector":
             state.record_selector_hit()
             if state.selector is not None:
@@ -191,7 +189,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 except ValueError:
                     fresh = None
                 if fresh is not None:
-                    state.reference = json.loads(fresh.to_json())
+                    state.remember(json.loads(fresh.to_json()), fresh.shape)
             self._save(state)
             self._inc("extracted_count", name)
             return self._value(reference.is_list, resolution.values), resolution.confidence
@@ -229,6 +227,33 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         )
         return None
 
+    def _resolve(
+        self,
+        state: TargetState,
+        reference: TargetReference,
+        tree: dom.PageTree,
+        min_confidence: float,
+    ) -> Resolution:
+        """Resolve with the current reference, then, if that is refused, with
+        the references kept from pages of other shapes: a page may lack an
+        optional part the current reference's page had."""
+        resolution = self.locator.resolve(
+            reference, tree, selector=state.selector, min_confidence=min_confidence
+        )
+        for entry in state.alternates:
+            if resolution.source != "refused":
+                break
+            try:
+                alternate = TargetReference.from_json(json.dumps(entry["reference"]))
+            except ValueError:
+                continue
+            retry = self.locator.resolve(
+                alternate, tree, selector=state.selector, min_confidence=min_confidence
+            )
+            if retry.source != "refused" or retry.confidence > resolution.confidence:
+                resolution = retry
+        return resolution
+
     def _reference(self, state: TargetState) -> TargetReference | None:
         if state.reference is None:
             return None
@@ -257,7 +282,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 reference = self.locator.reference(tree, state.selector, url=tree.url)
         except ValueError:
             return None
-        state.reference = json.loads(reference.to_json())
+        state.remember(json.loads(reference.to_json()), reference.shape)
         self._save(state)
         self._inc("extracted_count", name)
         return reference
