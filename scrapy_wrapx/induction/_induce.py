@@ -101,18 +101,12 @@ def _unfold_constant_sets(root: Elem) -> None:
     stack: list[TNode] = [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, Elem):
+        if isinstance(node, Elem | Set):
             children: list[TNode] = []
             for child in node.children:
                 children.extend(_unfolded(child))
             node.children = children
             stack.extend(children)
-        elif isinstance(node, Set):
-            body: list[TNode] = []
-            for child in node.children:
-                body.extend(_unfolded(child))
-            node.children = body
-            stack.extend(body)
         elif isinstance(node, Opt):
             inner = _unfolded(node.child)
             if len(inner) == 1:

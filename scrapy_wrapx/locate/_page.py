@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from typing import Any
 
-from ..dom import PageTree, parse
+from ..dom import Node, PageTree, parse
 from .mapping import ArrayTree
 from .paths import PathFeatures
 
@@ -27,6 +27,18 @@ def leaf_label(tag: str, value: str) -> tuple[str, int]:
     """A leaf's label for the mapping: its tag and a checksum of its value
     (a reference stores labels, never the page text)."""
     return (tag, zlib.crc32(value.encode("utf-8", "surrogatepass")))
+
+
+def tag_path_below(leaf: Node, container: Node) -> tuple[str, ...]:
+    """The tags (no sibling indexes) from just below ``container`` down to
+    ``leaf``: the path a list's members share below the list."""
+    steps = []
+    node: Node | None = leaf
+    while node is not None and node is not container:
+        steps.append("text()" if node.is_text else node.tag)
+        node = node.parent
+    steps.reverse()
+    return tuple(steps)
 
 
 def to_tree(page: str | bytes | PageTree, url: str | None = None) -> PageTree:

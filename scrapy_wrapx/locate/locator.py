@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .._text import fold_whitespace
-from ._page import PageIndex, page_index, to_tree
+from ._page import PageIndex, page_index, tag_path_below, to_tree
 from ._select import Pick, evaluate, output_of
 from .confidence import Evidence, probability, shape_similarity
 from .mapping import POCKET_LIMIT, ArrayTree, map_trees
@@ -571,13 +571,7 @@ def _expand_list(
     patterns = {t.list_path: t for t in reference.targets if t.list_path is not None}
     members: dict[int, tuple[Target, float, Evidence] | Target] = {}
     for leaf in tree.leaves[container.first_leaf : container.last_leaf + 1]:
-        steps = []
-        step_node: Node | None = leaf
-        while step_node is not None and step_node is not container:
-            steps.append("text()" if step_node.is_text else step_node.tag)
-            step_node = step_node.parent
-        steps.reverse()
-        pattern = patterns.get(tuple(steps))
+        pattern = patterns.get(tag_path_below(leaf, container))
         if pattern is not None and leaf.prop == pattern.prop:
             members[leaf.leaf_index] = found.get(leaf.leaf_index, pattern)
     relocated = [member for member in members.values() if isinstance(member, tuple)]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_wrapx._versioned import load_versioned
 
-from ._page import PageIndex, leaf_label
+from ._page import PageIndex, leaf_label, tag_path_below
 from .mapping import ArrayTree
 from .paths import PathFeatures
 
@@ -213,16 +213,7 @@ def _list_paths(leaves: list[Node]) -> list[tuple[str, ...]] | None:
     for leaf in leaves[1:]:
         common &= set(leaf.ancestors())
     container = max(common, key=lambda node: node.depth)
-    paths = []
-    for leaf in leaves:
-        steps = []
-        node: Node | None = leaf
-        while node is not None and node is not container:
-            steps.append("text()" if node.is_text else node.tag)
-            node = node.parent
-        steps.reverse()
-        paths.append(tuple(steps))
-    return paths
+    return [tag_path_below(leaf, container) for leaf in leaves]
 
 
 def _triple(page: PageIndex, target: Node, node: Node) -> tuple[int, int, int, int]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -91,20 +93,27 @@ class SqliteStore(WrapxStore):
             )
         return cursor.rowcount == 1
 
-    def delete(self, namespace: str, key: str) -> None:
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction, taken at once (``BEGIN IMMEDIATE``) so that
+        concurrent writers queue for the lock instead of failing midway."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute(
-                    "DELETE FROM wrapx_documents WHERE namespace = ? AND key = ?", (namespace, key)
-                )
-                self._db.execute(
-                    "DELETE FROM wrapx_lists WHERE namespace = ? AND key = ?", (namespace, key)
-                )
+                yield
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+    def delete(self, namespace: str, key: str) -> None:
+        with self._write():
+            self._db.execute(
+                "DELETE FROM wrapx_documents WHERE namespace = ? AND key = ?", (namespace, key)
+            )
+            self._db.execute(
+                "DELETE FROM wrapx_lists WHERE namespace = ? AND key = ?", (namespace, key)
+            )
 
     def keys(self, namespace: str) -> list[str]:
         with self._lock:
@@ -117,21 +126,15 @@ class SqliteStore(WrapxStore):
 
     def append(self, namespace: str, key: str, value: Any) -> int:
         record = encode_record(value)
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "INSERT INTO wrapx_lists (namespace, key, value) VALUES (?, ?, ?)",
-                    (namespace, key, record),
-                )
-                (length,) = self._db.execute(
-                    "SELECT COUNT(*) FROM wrapx_lists WHERE namespace = ? AND key = ?",
-                    (namespace, key),
-                ).fetchone()
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._write():
+            self._db.execute(
+                "INSERT INTO wrapx_lists (namespace, key, value) VALUES (?, ?, ?)",
+                (namespace, key, record),
+            )
+            (length,) = self._db.execute(
+                "SELECT COUNT(*) FROM wrapx_lists WHERE namespace = ? AND key = ?",
+                (namespace, key),
+            ).fetchone()
         return int(length)
 
     def get_list(self, namespace: str, key: str) -> list[Any]:
@@ -151,20 +154,14 @@ class SqliteStore(WrapxStore):
         return int(length)
 
     def pop_list(self, namespace: str, key: str) -> list[Any]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                rows = self._db.execute(
-                    "SELECT id, value FROM wrapx_lists WHERE namespace = ? AND key = ? ORDER BY id",
-                    (namespace, key),
-                ).fetchall()
-                self._db.execute(
-                    "DELETE FROM wrapx_lists WHERE namespace = ? AND key = ?", (namespace, key)
-                )
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+        with self._write():
+            rows = self._db.execute(
+                "SELECT id, value FROM wrapx_lists WHERE namespace = ? AND key = ? ORDER BY id",
+                (namespace, key),
+            ).fetchall()
+            self._db.execute(
+                "DELETE FROM wrapx_lists WHERE namespace = ? AND key = ?", (namespace, key)
+            )
         return self._decode_rows(namespace, key, rows)
 
     @staticmethod
