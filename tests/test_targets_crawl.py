@@ -64,15 +64,19 @@ def _truth(site: DemoSite, url: str, prefix: str) -> dict[str, str]:
     return {name: site.truth[path][name][0] for name in DemoBooksSpider.wrapx_targets}
 
 
-@pytest_twisted.inlineCallbacks
-def test_crawls_fill_targets_then_heal_them_on_the_redesign(
-    tmp_path: Path, demo_server: DemoEndpoint, demo_site: DemoSite, demo_site_v2: DemoSite
-) -> Iterator[Any]:
-    runner = CrawlerRunner(
+def _runner(tmp_path: Path) -> CrawlerRunner:
+    return CrawlerRunner(
         crawl_settings(
             tmp_path / "wrapx.sqlite3", WRAPX_TARGETS_REPAIR_AFTER=2, CONCURRENT_REQUESTS=4
         )
     )
+
+
+@pytest_twisted.inlineCallbacks
+def test_crawls_fill_targets_then_heal_them_on_the_redesign(
+    tmp_path: Path, demo_server: DemoEndpoint, demo_site: DemoSite, demo_site_v2: DemoSite
+) -> Iterator[Any]:
+    runner = _runner(tmp_path)
 
     original = runner.create_crawler(DemoBooksSpider)
     items = collect_items(original)
@@ -113,11 +117,7 @@ def test_crawls_fill_targets_then_heal_them_on_the_redesign(
 def test_invalid_target_stops_the_spider_at_start(
     tmp_path: Path, demo_server: DemoEndpoint
 ) -> Iterator[Any]:
-    runner = CrawlerRunner(
-        crawl_settings(
-            tmp_path / "wrapx.sqlite3", WRAPX_TARGETS_REPAIR_AFTER=2, CONCURRENT_REQUESTS=4
-        )
-    )
+    runner = _runner(tmp_path)
     crawler = runner.create_crawler(BrokenSpider)
     items = collect_items(crawler)
     yield runner.crawl(crawler, base_url=demo_server.url)
