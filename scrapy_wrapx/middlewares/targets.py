@@ -64,6 +64,9 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         self.stats = crawler.stats
         self.targets: dict[str, Target] = {}
         self.states: dict[str, TargetState] = {}
+        # The parsed form of each state's current reference, so a page does
+        # not parse back the JSON the previous page just wrote.
+        self._parsed: dict[str, tuple[dict[str, Any], TargetReference]] = {}
         self.store: WrapxStore | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
 
@@ -189,7 +192,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 except ValueError:
                     fresh = None
                 if fresh is not None:
-                    state.remember(json.loads(fresh.to_json()), fresh.shape)
+                    self._adopt(state, fresh)
             self._save(state)
             self._inc("extracted_count", name)
             return self._value(reference.is_list, resolution.values), resolution.confidence
@@ -254,9 +257,18 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 resolution = retry
         return resolution
 
+    def _adopt(self, state: TargetState, reference: TargetReference) -> None:
+        """Make ``reference`` the state's current one."""
+        data = json.loads(reference.to_json())
+        state.remember(data, reference.shape)
+        self._parsed[state.name] = (data, reference)
+
     def _reference(self, state: TargetState) -> TargetReference | None:
         if state.reference is None:
             return None
+        cached = self._parsed.get(state.name)
+        if cached is not None and cached[0] is state.reference:
+            return cached[1]
         try:
             return TargetReference.from_json(json.dumps(state.reference))
         except ValueError as exc:
@@ -282,7 +294,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 reference = self.locator.reference(tree, state.selector, url=tree.url)
         except ValueError:
             return None
-        state.remember(json.loads(reference.to_json()), reference.shape)
+        self._adopt(state, reference)
         self._save(state)
         self._inc("extracted_count", name)
         return reference
