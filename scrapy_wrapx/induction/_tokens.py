@@ -17,6 +17,8 @@ against digits ("Pages " + 96, 96 + " pages"), or a lowercase word before
 data that starts otherwise ("by " + Paul Kent). "The " + Kingdom of
 Gardens, or Amber + " Press", show none: a capitalized word before a
 capitalized phrase is as likely the phrase's own, so the text stays whole.
+Nor is a number next to the data a boundary: June + " 2010" on seeds of
+one year is a date that happens to agree, not a label.
 Middle separators must be the very same sequence in every value and be
 punctuation between spaces (names contain plain spaces, numbers dots).
 Template and data also never share a word: a cut lies at whitespace or
@@ -33,6 +35,8 @@ losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 [None]
 >>> derive_parts(["Pages: 96", "Pages: 210", "Pages: 1024"])
 ['Pages: ', None]
+>>> derive_parts(["June 2010", "May 2010", "March 2010"])
+[None]
 >>> derive_parts(["$9.99", "$19.99", "$4.99"])
 [None]
 >>> derive_parts(["ISBN:9780316125581", "ISBN:9781420106879", "ISBN:9781439184301"])
@@ -58,6 +62,11 @@ _WORD = re.compile(r"\w")
 #: A field separator inside a text: punctuation with spaces on both sides
 #: (" / ", " | ", " - "); "3.0" or "May 27, 2012" are one value each.
 _SEPARATOR = re.compile(r"\s+[^\w\s]+\s+")
+#: A number as a word of its own at the edge of a fixed part. Numbers next
+#: to the data are data themselves far more often than template: five seeds
+#: of one season all say "... 2010", yet the year is the date's own.
+_NUMBER_AT_END = re.compile(r"(?:^|\s)\d+$")
+_NUMBER_AT_START = re.compile(r"\d+(?:\s|$)")
 
 
 def _common_prefix(seqs: list[list[str]]) -> int:
@@ -92,6 +101,8 @@ def _boundary(prefix: str, rests: list[str]) -> bool:
     fixed = prefix.rstrip()
     if not fixed or not _WORD.search(fixed):
         return True
+    if _NUMBER_AT_END.search(fixed):
+        return False
     if _class(fixed[-1]) == "other":
         return True
     starts = {_class(rest.lstrip()[:1] or " ") for rest in rests}
@@ -109,6 +120,8 @@ def _boundary_after(suffix: str, rests: list[str]) -> bool:
     fixed = suffix.lstrip()
     if not fixed or not _WORD.search(fixed):
         return True
+    if _NUMBER_AT_START.match(fixed):
+        return False
     begin = _class(fixed[0])
     if begin == "other":
         return True
