@@ -27,7 +27,7 @@ element, so all the names land in one field; the separators are marked
 from __future__ import annotations
 
 from ..template import Elem, Opt, Set, Text, TNode
-from ._instance import content_sig, dice, refresh, template_features
+from ._instance import content_sig, dice, opening_label, refresh, template_features
 from ._merge import PEER_THRESHOLD, merge_hedges, optional
 
 #: Longest generalized node (number of adjacent siblings in one record).
@@ -38,9 +38,22 @@ SEPARATOR_WORDS = 2
 SEPARATOR_CHARS = 12
 
 
+def _text_symbol(node: Text) -> str:
+    """A text's symbol for folding: its label (:func:`._instance.text_label`),
+    and for data the label it opens with even when only this page shows it:
+    "Availability: In Stock" after an ISBN is no repetition of the ISBN,
+    though neither is template text on pages that say "Availability:" apart
+    (a lone label, "UPC:", is a label as well)."""
+    label: str = node.aux.label
+    if label != "#" or not node.fixed:
+        return label
+    opening = opening_label(node.parts[0] or "")
+    return f"#:{opening}" if opening else label
+
+
 def _symbol(node: TNode) -> tuple[str, ...]:
     if isinstance(node, Text):
-        return ("#text", node.aux.label)
+        return ("#text", _text_symbol(node))
     if isinstance(node, Elem):
         return ("elem", node.aux.label)
     if isinstance(node, Set):

@@ -96,6 +96,16 @@ _LABEL_PREFIX = re.compile(r"([^\W\d_][^:]{0,30}?:)\s")
 
 _LABEL_MARK = "\x00"
 
+#: A label opening a text, or the whole text: "Price: $12", "UPC:".
+_OPENING_LABEL = re.compile(r"([^\W\d_][^:]{0,30}?:)(?:\s|$)")
+
+
+def opening_label(value: str) -> str:
+    """The label a text opens with or is ("Price:" of "Price: $12", "UPC:"
+    of "UPC:"), or "", whether or not other pages share it."""
+    match = _OPENING_LABEL.match(value.strip())
+    return match.group(1) if match is not None else ""
+
 
 def label_prefix(value: str) -> str:
     """The label a text opens with ("Price:" of "Price: $12"), or ""."""
@@ -113,6 +123,12 @@ def text_label(value: str, template: frozenset[str]) -> str:
         return f"#{value}"
     prefix = label_prefix(value)
     return f"#:{prefix}" if prefix and _LABEL_MARK + prefix in template else "#"
+
+
+def label_only(value: str) -> bool:
+    """Whether a text is a label and nothing else ("Dimensions:")."""
+    opening = opening_label(value)
+    return bool(opening) and opening == value.strip()
 
 
 def content_sig(nodes: Sequence[TNode]) -> tuple[Any, ...]:

@@ -8,8 +8,12 @@ are aligned with the next page's children by dynamic programming that
 maximizes the total similarity of aligned peers (order preserved), where
 
 * two elements are peers when their tags agree and their profiles overlap
-  (Dice >= :data:`PEER_THRESHOLD`); the score grows with their size, so big
-  matching blocks anchor the alignment (what R1/R2's spans do);
+  (Dice >= :data:`PEER_THRESHOLD`); the score grows with the smaller one's
+  size, so big matching blocks anchor the alignment (what R1/R2's spans
+  do): no pair matches more nodes than its smaller side has, and a merged
+  node, whose profile and size are the union of all seeds so far, must not
+  outbid a page block's true peer by its bulk; two elements that open with
+  different labels ("Dimensions:", "ISBN:") are no peers;
 * two texts are peers unless both are *different* template texts; equal
   texts score highest (the textual symbol ``T_l`` of seed 000);
 * a set is the peer of another set, or of one element like its body
@@ -23,7 +27,7 @@ every page either side accepted.
 from __future__ import annotations
 
 from ..template import Blob, Elem, Opt, Set, Text, TNode
-from ._instance import MAX_SAMPLES, Info, dice, refresh, template_features
+from ._instance import MAX_SAMPLES, Info, dice, label_only, refresh, template_features
 
 #: Minimum profile overlap (Dice) for two elements to be peers.
 PEER_THRESHOLD = 0.5
@@ -46,6 +50,8 @@ def peer_score(a: TNode, b: TNode) -> float:
         la, lb = a.aux.label, b.aux.label
         if a.fixed and b.fixed and a.parts[0] == b.parts[0]:
             return 3.0
+        if _other_labels(a, b):
+            return _NONE
         if a.aux.sep and b.aux.sep:
             return 1.0  # ", " and " and " between the same repetitions
         if la != lb and la != "#" and lb != "#":
@@ -55,6 +61,13 @@ def peer_score(a: TNode, b: TNode) -> float:
         return 1.0
     if isinstance(a, Set) and not isinstance(b, Set):
         a, b = b, a
+    if isinstance(a, Text) and isinstance(b, Set):
+        # A text is a list of one, too: the lines one page splits by <br>
+        # where another has a single line.
+        lines = [child for child in b.children if not isinstance(child, Opt)]
+        if len(lines) != 1 or not isinstance(lines[0], Text):
+            return _NONE
+        return peer_score(a, lines[0])
     if isinstance(b, Set) and not isinstance(a, Set):
         # A set is the peer of one element like the one required element of
         # its body (a single author is a list of one: its separator, if the
@@ -66,7 +79,7 @@ def peer_score(a: TNode, b: TNode) -> float:
         if not (isinstance(a, Elem) and isinstance(body, Elem) and a.tag == body.tag):
             return _NONE
     elif isinstance(a, Elem) and isinstance(b, Elem):
-        if a.tag != b.tag:
+        if a.tag != b.tag or _other_labels(_opening(a), _opening(b)):
             return _NONE
     elif not (isinstance(a, Set) and isinstance(b, Set)):
         return _NONE
@@ -76,7 +89,31 @@ def peer_score(a: TNode, b: TNode) -> float:
         return _NONE  # no template text in common: different blocks
     if similarity < PEER_THRESHOLD:
         return _NONE
-    return float(1.0 + similarity * (a.aux.size + b.aux.size) / 2.0)
+    # A template text in common is evidence beyond the shape (seed 000's
+    # textual symbol): of two pairs alike in shape, the pair that shares its
+    # label wins ("By:" with "By:" over "More in" with "Edited By:").
+    shared = 1.0 if texts_a & texts_b else 0.0
+    return float(1.0 + shared + similarity * min(a.aux.size, b.aux.size))
+
+
+def _opening(node: Elem) -> Text | None:
+    """The text ``node`` itself opens with, if any: the label of a row
+    (``<b>ISBN:</b>``, ``<div>By: <a>..</a></div>``). Only its own: a
+    block's first row does not name the block."""
+    first = node.children[0] if node.children else None
+    return first if isinstance(first, Text) else None
+
+
+def _other_labels(a: Text | None, b: Text | None) -> bool:
+    """Whether ``a`` and ``b`` are two different labels ("Dimensions:",
+    "ISBN:"): then they, and the rows they open, are no peers, whether or
+    not every seed shows them (a row only some pages have is labelled
+    too). Template texts alone cannot tell: "Dimensions:" is missing on
+    pages without dimensions, so it looks like data to them."""
+    if a is None or b is None or not (a.fixed and b.fixed):
+        return False
+    value_a, value_b = a.parts[0] or "", b.parts[0] or ""
+    return value_a != value_b and label_only(value_a) and label_only(value_b)
 
 
 def merge_nodes(a: TNode, b: TNode) -> TNode:
