@@ -168,6 +168,17 @@ class Matcher:
             return first >= 0 and self.leaves[first].value == anchor
         return True
 
+    def other_label(self, t: Elem, node: Node) -> bool:
+        """Whether ``node`` opens with another text than the fixed one every
+        element of ``t`` opens with: another row ("<b>ISBN-13:</b>" is no
+        "<b>Dimensions:</b>" whose attributes changed), which lenient
+        alignment must not take for ``t``, or the data after it follows."""
+        anchor = self.c.anchor[t.uid]
+        if anchor is None:
+            return False
+        first = node.first_leaf
+        return first < 0 or self.leaves[first].value != anchor
+
     def item_ends(self, item: TNode, owner: Node, j: int) -> frozenset[int]:
         """Child positions of ``owner`` where ``item`` can end when it
         starts at ``j`` (shallow fits)."""
@@ -607,7 +618,7 @@ class Matcher:
         """(end, gain) for ``item`` starting at child ``j``."""
         node = owner.children[j]
         if isinstance(item, Elem):
-            if node.tag != item.tag:
+            if node.tag != item.tag or self.other_label(item, node):
                 return []
             return [(j + 1, float(item.weight) + 0.5 if self.shallow(item, node) else 0.5)]
         if isinstance(item, Text):
