@@ -16,12 +16,17 @@ crawls them, in a fresh process per crawl:
   benchmark run in the same process on the same pages;
 * lxml's parse time of the same pages is measured in the same run as the
   floor of per-page work.
+* the CPU seconds of the crawl's process while it crawls and of its page
+  workers, per mode (medians): unlike pages per second they hardly depend
+  on what else the machine runs, so they show where the add-on's cost lies.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -94,7 +99,7 @@ def run_crawl(
     start_urls: list[str], addon: bool, settings: dict[str, Any], output: Path | None
 ) -> dict[str, Any]:
     """Crawl ``start_urls`` following links on 127.0.0.1; the crawl's stats."""
-    from scrapy import Request, Spider
+    from scrapy import Request, Spider, signals
     from scrapy.crawler import CrawlerProcess
     from scrapy.http import HtmlResponse
     from scrapy.linkextractors import LinkExtractor
@@ -127,11 +132,35 @@ def run_crawl(
         all_settings["FEEDS"] = {str(output): {"format": "jsonlines", "overwrite": True}}
     process = CrawlerProcess(settings=all_settings)
     crawler = process.create_crawler(LinkSpider)
+    # CPU seconds of this process between the engine's start and the
+    # spider's close: the crawl's own work, startup left out.
+    cpu: dict[str, float] = {}
+    crawler.signals.connect(
+        lambda: cpu.setdefault("start", time.process_time()), signals.engine_started, weak=False
+    )
+    crawler.signals.connect(
+        lambda: cpu.setdefault("end", time.process_time()), signals.spider_closed, weak=False
+    )
     process.crawl(crawler)
     process.start()
     assert crawler.stats is not None
     stats = crawler.stats.get_stats()
-    return {key: value for key, value in stats.items() if isinstance(value, (int, float, str))}
+    result = {key: value for key, value in stats.items() if isinstance(value, (int, float, str))}
+    result["cpu_seconds"] = cpu.get("end", 0.0) - cpu.get("start", 0.0)
+    return result
+
+
+def _worker_cpu_seconds() -> float:
+    """CPU seconds of the page workers of the crawl that ran in this
+    process: its only children, which exit once their stdin is closed and
+    count once reaped."""
+    import resource  # Unix only, as the workers' accounting here
+
+    with contextlib.suppress(ChildProcessError):
+        while True:
+            os.waitpid(-1, 0)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime
 
 
 def _crawl_subprocess(
@@ -224,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
             spec["settings"],
             Path(spec["output"]) if spec["output"] else None,
         )
+        stats["worker_cpu_seconds"] = _worker_cpu_seconds()
         print(json.dumps(stats))
         return 0
     parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench crawl")
@@ -262,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(
                         f"crawl {repeat + 1} {mode:<7} {pages} pages in {seconds:.2f}s: "
                         f"{stats['pages_per_second']:.1f} pages/s, "
-                        f"{stats.get('item_scraped_count', 0)} items",
+                        f"{stats.get('item_scraped_count', 0)} items, CPU "
+                        f"{stats['cpu_seconds']:.2f}s + workers {stats['worker_cpu_seconds']:.2f}s",
                         file=sys.stderr,
                     )
                     if mode == "with" and repeat == 0 and output is not None:
@@ -271,13 +302,24 @@ def main(argv: list[str] | None = None) -> int:
         medians = {
             mode: statistics.median(r["pages_per_second"] for r in rs) for mode, rs in runs.items()
         }
+        cpu = {
+            mode: {
+                key: statistics.median(r[key] for r in rs)
+                for key in ("cpu_seconds", "worker_cpu_seconds")
+            }
+            for mode, rs in runs.items()
+        }
         scored = score_items(first_items, base_url, args.data, seed_urls)
         reference = {case.name: run_case(case, 5, 1)["recovered"] for case in swde_cases(args.data)}
         result = {
             "pages_per_second": medians,
             "throughput_ratio": medians["with"] / medians["without"] if medians["without"] else 0,
+            "cpu_seconds": cpu,
             "lxml_parse_ms_median": _lxml_ms(args.data),
             "crawl": scored,
+            # Which pages the first crawl induced from (they vary with the
+            # crawl's order), to rerun an induction offline.
+            "seed_urls": sorted(seed_urls),
             "induce_benchmark": reference,
             "wrapx_stats": {k: v for k, v in runs["with"][0].items() if k.startswith("wrapx/")},
         }
@@ -288,6 +330,11 @@ def main(argv: list[str] | None = None) -> int:
         f"throughput: without {medians['without']:.1f} pages/s, with {medians['with']:.1f}"
         f" pages/s, ratio {result['throughput_ratio']:.2f} (lxml parse median"
         f" {result['lxml_parse_ms_median']:.2f} ms/page)"
+    )
+    print(
+        f"CPU (median): crawl process without {cpu['without']['cpu_seconds']:.2f}s,"
+        f" with {cpu['with']['cpu_seconds']:.2f}s; page workers"
+        f" {cpu['with']['worker_cpu_seconds']:.2f}s"
     )
     for site, site_result in scored.items():
         crawl_mean = statistics.mean(site_result["recovered"].values() or [0.0])
