@@ -19,12 +19,20 @@ maximizes the total similarity of aligned peers (order preserved), where
 * a set is the peer of another set, or of one element like its body
   (SYNTHIA's AlignFor).
 
+Between two aligned peers, an element on each side with the same tag and
+attributes, and no other such partner there, is merged even when too unlike
+for a peer (:func:`_merge_gap`): one seed's broken markup may nest half a
+block deeper, and the block must not become two optional alternatives.
+
 Aligned peers merge recursively; what one side lacks becomes optional
 (seed 000's optional rows, SYNTHIA's ``if``). The merged template accepts
 every page either side accepted.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
 
 from ..template import Blob, Elem, Opt, Set, Text, TNode
 from ._instance import MAX_SAMPLES, Info, dice, label_only, refresh, template_features
@@ -207,20 +215,80 @@ def merge_hedges(a: list[TNode], b: list[TNode]) -> list[TNode]:
             if pair > 0 and pair + below[j + 1] > value:
                 value = pair + below[j + 1]
             row[j] = value
-    out: list[TNode] = []
+    pairs: list[tuple[int, int]] = []
     i = j = 0
     while i < m and j < n:
         pair = scores[i][j]
         if pair > 0 and best[i][j] == pair + best[i + 1][j + 1]:
-            out.append(merge_nodes(a[i], b[j]))
+            pairs.append((i, j))
             i += 1
             j += 1
         elif best[i][j] == best[i + 1][j]:
-            out.append(optional(a[i]))
             i += 1
         else:
-            out.append(optional(b[j]))
             j += 1
-    out.extend(optional(node) for node in a[i:])
-    out.extend(optional(node) for node in b[j:])
+    return _merge_along(a, b, pairs, _merge_gap)
+
+
+def _merge_along(
+    a: list[TNode],
+    b: list[TNode],
+    pairs: list[tuple[int, int]],
+    gap: Callable[[list[TNode], list[TNode]], list[TNode]],
+) -> list[TNode]:
+    """``a`` and ``b`` merged at ``pairs`` (in order), what lies between
+    two pairs handed to ``gap``."""
+    out: list[TNode] = []
+    i = j = 0
+    for next_i, next_j in [*pairs, (len(a), len(b))]:
+        out.extend(gap(a[i:next_i], b[j:next_j]))
+        if next_i < len(a):
+            out.append(merge_nodes(a[next_i], b[next_j]))
+        i, j = next_i + 1, next_j + 1
     return out
+
+
+def _merge_gap(a: list[TNode], b: list[TNode]) -> list[TNode]:
+    """What lies between two aligned peers: optional on either side, but
+    for the elements that are the same block by tag and attributes, one on
+    each side and neither with another such partner (partial tree
+    alignment's unique insertion place). Their contents may differ too much
+    for peers (one seed's broken markup nests half a block one level
+    deeper), yet nothing else in between could be the other's peer."""
+    links = [(i, j) for i, x in enumerate(a) for j, y in enumerate(b) if _same_block(x, y)]
+    per_a = Counter(i for i, _ in links)
+    per_b = Counter(j for _, j in links)
+    pairs: list[tuple[int, int]] = []
+    for i, j in links:
+        if per_a[i] == 1 and per_b[j] == 1 and (not pairs or j > pairs[-1][1]):
+            pairs.append((i, j))
+    return _merge_along(a, b, pairs, _optionals)
+
+
+def _optionals(a: list[TNode], b: list[TNode]) -> list[TNode]:
+    return [optional(node) for node in a] + [optional(node) for node in b]
+
+
+def _same_block(a: TNode, b: TNode) -> bool:
+    """Whether ``a`` and ``b`` are elements of the same tag with the same
+    attributes, at least one of them fixed (``<div style=..>``, not a bare
+    ``<div>``), some template text in common and a profile overlap of at
+    least half the peer threshold."""
+    a, b = _core(a), _core(b)
+    if not (isinstance(a, Elem) and isinstance(b, Elem)) or a.tag != b.tag:
+        return False
+    if a.attrs.keys() != b.attrs.keys() or _other_labels(_opening(a), _opening(b)):
+        return False
+    fixed = 0
+    for name, value in a.attrs.items():
+        other = b.attrs[name]
+        if value is not None and other is not None:
+            if value != other:
+                return False
+            fixed += 1
+    if not fixed:
+        return False
+    texts_a, texts_b = template_features(a.aux.profile), template_features(b.aux.profile)
+    if not texts_a & texts_b:
+        return False
+    return dice(a.aux.profile, b.aux.profile) >= PEER_THRESHOLD / 2
