@@ -17,7 +17,10 @@ visit both checks and extracts. Three things make that possible:
 * a subtree that does not fit fails *locally* (the flaw in §11 item 1 of
   seed 000): where a hedge has no parse, its children are aligned with the
   items by dynamic programming (skip an item, skip a node, take a segment),
-  and whatever aligned is extracted; what did not lowers the score.
+  and whatever aligned is extracted; what did not lowers the score. It
+  never takes a row for one with another label, but a first text deeper
+  than a row's label (:data:`ROW_LABEL_DEPTH`) is a block's first part,
+  which a page may lack.
 
 Recursion follows the template's depth only, which induction caps.
 """
@@ -46,14 +49,24 @@ def digest(element: etree._Element) -> str:
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
-def _first_leaf(item: Elem) -> str | None:
+#: How deep below an element a fixed first text still names a *row*
+#: (``<b>ISBN:</b>``, ``<tr><td><b>Pages:</b>``) rather than the first part
+#: of a block, which a page may lack ("Also Available" atop a table that
+#: every seed had): see :meth:`Matcher.other_label`.
+ROW_LABEL_DEPTH = 3
+
+
+def _first_leaf(item: Elem, depth: int | None = None) -> str | None:
     """The fixed text that every page's element of ``item`` starts with, if
-    the template says so (no optional, set or slot before it)."""
+    the template says so (no optional, set or slot before it), found at
+    most ``depth`` levels down if given."""
     node: TNode = item
+    levels = 0
     while isinstance(node, Elem):
-        if not node.children:
+        if not node.children or (depth is not None and levels == depth):
             return None
         node = node.children[0]
+        levels += 1
     if isinstance(node, Text) and node.fixed:
         return node.parts[0]
     return None
@@ -68,6 +81,8 @@ class Compiled:
         self.variant_attrs: dict[int, list[str]] = {}
         self.sigs: dict[int, frozenset[str]] = {}
         self.anchor: dict[int, str | None] = {}
+        #: Anchors near enough to the top to be a row's label.
+        self.row_label: dict[int, str | None] = {}
         #: For elements whose children are all elements and texts: their tags.
         self.tags: dict[int, tuple[str, ...] | None] = {}
         #: Uids of nodes with a field at or below them (set by the caller).
@@ -92,6 +107,7 @@ class Compiled:
                 self.variant_attrs[node.uid] = node.variant_attrs
                 self.sigs[node.uid] = frozenset(node.sigs)
                 self.anchor[node.uid] = _first_leaf(node)
+                self.row_label[node.uid] = _first_leaf(node, ROW_LABEL_DEPTH)
             if isinstance(node, (Elem, Set)):
                 self.tags[node.uid] = _tags(node.children)
             if isinstance(node, Elem):
@@ -170,10 +186,12 @@ class Matcher:
 
     def other_label(self, t: Elem, node: Node) -> bool:
         """Whether ``node`` opens with another text than the fixed one every
-        element of ``t`` opens with: another row ("<b>ISBN-13:</b>" is no
-        "<b>Dimensions:</b>" whose attributes changed), which lenient
-        alignment must not take for ``t``, or the data after it follows."""
-        anchor = self.c.anchor[t.uid]
+        element of ``t`` opens with near its top: another row
+        ("<b>ISBN-13:</b>" is no "<b>Dimensions:</b>" whose attributes
+        changed), which lenient alignment must not take for ``t``, or the
+        data after it follows. A block whose first words lie deeper is
+        still itself without its first part (:data:`ROW_LABEL_DEPTH`)."""
+        anchor = self.c.row_label[t.uid]
         if anchor is None:
             return False
         first = node.first_leaf
