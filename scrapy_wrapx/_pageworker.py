@@ -43,7 +43,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
-import os
 import struct
 import sys
 import time
@@ -59,11 +58,6 @@ if TYPE_CHECKING:
 
 #: Garbage collector thresholds of a worker (Python's are 700, 10, 10).
 GC_THRESHOLDS = (20_000, 20, 20)
-#: How much a worker yields the CPU (Unix ``nice`` increment): where the
-#: crawl's process and the workers want more cores than there are, the
-#: crawl's reactor — downloading, and the spider itself — goes first; the
-#: workers' pages wait in their pipes, and a page arrives later, not lost.
-NICENESS = 10
 #: Type code of the tag-path numbers of a ``page`` reply (its payload).
 PATH_NUMBERS = "I"
 #: Frame header: JSON header length, payload length.
@@ -283,9 +277,6 @@ def main() -> int:
     # and it runs less often: a worker holds little besides the trees.
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    if hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(NICENESS)
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must not corrupt the replies
     with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):

@@ -91,6 +91,5 @@ WRAPX_ITEMS_TEMPLATE_POLL = 2.0
 #: Worker processes that parse captured pages, extract them and induce
 #: templates, so that this CPU work runs on other cores while the crawl's
 #: own process keeps downloading (0: all of it in the crawl's process).
-#: A worker that fails hands its pages back to the crawl's process. Workers
-#: run at a lower priority (``nice`` 10): short of cores, the crawl goes first.
+#: A worker that fails hands its pages back to the crawl's process.
 WRAPX_ITEMS_WORKERS = 1
