@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 
 from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.template import Template
 
 MONTHS = ["January", "March", "May", "June", "August", "October"]
 AUTHORS = ["Ann Lee", "Bo Dahl", "Cy Twombly", "Di Fox", "Eve Moss"]
@@ -222,12 +223,7 @@ def test_a_block_some_seed_nests_deeper_is_still_one_block() -> None:
     a page without the table took the seed's, details and all fixed."""
     seeds = [sections_page(n) for n in (1, 2, 3, 4)]
     seeds.append(sections_page(5, also=False, unclosed=True))
-    template = induce_template(seeds)
-    for number, also in [(6, False), (7, True), (8, False)]:
-        extraction = template.extract(sections_page(number, also=also))
-        assert extraction.matched, number
-        for value in (_truth(number, 2010)["isbn13"], str(90 + number * 13)):
-            assert [value] in extraction.fields.values(), (number, value)
+    _assert_details(induce_template(seeds), [(6, False), (7, True), (8, False)])
 
 
 def test_a_block_without_the_first_part_every_seed_had_still_extracts() -> None:
@@ -236,8 +232,14 @@ def test_a_block_without_the_first_part_every_seed_had_still_extracts() -> None:
     still the block, and lenient alignment must take it: a first text that
     deep is no row label telling another row apart."""
     template = induce_template([sections_page(n) for n in (1, 2, 3, 4)])
-    for number in (6, 8):
-        extraction = template.extract(sections_page(number, also=False))
+    _assert_details(template, [(6, False), (8, False)])
+
+
+def _assert_details(template: Template, pages: list[tuple[int, bool]]) -> None:
+    """Each ``(number, also)`` sections page matches, its ISBN-13 and page
+    count each extracted whole into a field."""
+    for number, also in pages:
+        extraction = template.extract(sections_page(number, also=also))
         assert extraction.matched, number
         for value in (_truth(number, 2010)["isbn13"], str(90 + number * 13)):
             assert [value] in extraction.fields.values(), (number, value)

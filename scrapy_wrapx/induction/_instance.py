@@ -89,15 +89,15 @@ def elem_label(tag: str, attrs: dict[str, str | None]) -> str:
     return f"{tag}.{' '.join(sorted(cls.split()))}" if cls else tag
 
 
-#: A text that opens with a label: words ending in a colon, then a space
-#: ("Price: $12", "ISBN-13: 978..."); "12:30" and "http://x" do not.
-_LABEL_PREFIX = re.compile(r"([^\W\d_][^:]{0,30}?:)\s")
-
+#: A label: words ending in a colon ("Price:", "ISBN-13:"); "12:30" and
+#: "http://x" are none.
+_LABEL = r"[^\W\d_][^:]{0,30}?:"
+#: A text that opens with a label, then a space ("Price: $12").
+_LABEL_PREFIX = re.compile(rf"({_LABEL})\s")
+#: A label opening a text, or the whole text: "Price: $12", "UPC:".
+_OPENING_LABEL = re.compile(rf"({_LABEL})(?:\s|$)")
 
 _LABEL_MARK = "\x00"
-
-#: A label opening a text, or the whole text: "Price: $12", "UPC:".
-_OPENING_LABEL = re.compile(r"([^\W\d_][^:]{0,30}?:)(?:\s|$)")
 
 
 def opening_label(value: str) -> str:

@@ -69,21 +69,17 @@ def peer_score(a: TNode, b: TNode) -> float:
         return 1.0
     if isinstance(a, Set) and not isinstance(b, Set):
         a, b = b, a
-    if isinstance(a, Text) and isinstance(b, Set):
-        # A text is a list of one, too: the lines one page splits by <br>
-        # where another has a single line.
-        lines = [child for child in b.children if not isinstance(child, Opt)]
-        if len(lines) != 1 or not isinstance(lines[0], Text):
-            return _NONE
-        return peer_score(a, lines[0])
     if isinstance(b, Set) and not isinstance(a, Set):
-        # A set is the peer of one element like the one required element of
-        # its body (a single author is a list of one: its separator, if the
-        # body has one, is optional).
+        # A set is the peer of one node like the one required node of its
+        # body (a single author is a list of one: its separator, if the body
+        # has one, is optional). A text is a list of one, too: the lines one
+        # page splits by <br> where another has a single line.
         required = [child for child in b.children if not isinstance(child, Opt)]
         if len(required) != 1:
             return _NONE
         body = required[0]
+        if isinstance(a, Text) and isinstance(body, Text):
+            return peer_score(a, body)
         if not (isinstance(a, Elem) and isinstance(body, Elem) and a.tag == body.tag):
             return _NONE
     elif isinstance(a, Elem) and isinstance(b, Elem):
