@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,12 +22,18 @@ from urllib.parse import urlsplit
 
 import pytest_twisted
 import scrapy
-from scrapy.crawler import CrawlerRunner
+from scrapy import signals
+from scrapy.crawler import Crawler, CrawlerRunner
 from scrapy.http import HtmlResponse
+from twisted.internet import reactor
 
+from scrapy_wrapx._templates import CLAIMS, SEEDS, TemplateRecord, save_template, seeds_key
 from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.bench.induce import canon
 from scrapy_wrapx.demo import DemoSite
+from scrapy_wrapx.extensions.induction import induce_from_pages
+from scrapy_wrapx.signals import seed_collected
+from scrapy_wrapx.store.sqlite import SqliteStore
 
 from .conftest import DemoEndpoint
 from .crawling import collect_items, crawl_settings
@@ -119,6 +126,58 @@ def test_second_crawl_uses_stored_templates(
     assert "wrapx/items/buffered_count" not in stats
     assert sorted(i["url"] for i in second_items) == sorted(i["url"] for i in first_items)
     assert {i["kind"] for i in second_items} == {i["kind"] for i in first_items}
+
+
+class _Rival:
+    """Another crawler process on the same store, seen from this one: it
+    claims each kind's induction on the kind's first seed, and only once
+    this crawl has gone idle saves the template and drops the claim."""
+
+    def __init__(self, crawler: Crawler, store_path: Path) -> None:
+        self.store = SqliteStore(store_path)
+        self.kinds: set[str] = set()
+        self.idle = False
+        # Connected before the crawl builds its components: runs first.
+        crawler.signals.connect(self.seed_collected, signal=seed_collected, weak=False)
+        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle, weak=False)
+
+    def seed_collected(self, kind_key: str, version: int, **_: Any) -> None:
+        if kind_key not in self.kinds:
+            self.kinds.add(kind_key)
+            claim = {"owner": "rival:1", "at": time.time()}
+            assert self.store.add(CLAIMS, seeds_key(kind_key, version), claim)
+
+    def spider_idle(self, **_: Any) -> None:
+        if not self.idle:
+            self.idle = True
+            reactor.callLater(0.5, self.induce)
+
+    def induce(self) -> None:
+        for kind_key in self.kinds:
+            pages = self.store.get_list(SEEDS, seeds_key(kind_key, 1))
+            template, seconds = induce_from_pages(pages, previous=None)
+            record = TemplateRecord(kind_key, 1, template, [], time.time(), seconds)
+            save_template(self.store, record)
+            self.store.delete(CLAIMS, seeds_key(kind_key, 1))
+
+
+@pytest_twisted.inlineCallbacks
+def test_crawl_waits_for_templates_another_process_induces(
+    demo_server: DemoEndpoint, tmp_path: Path
+) -> Iterator[Any]:
+    store = tmp_path / "wrapx.sqlite3"
+    runner = CrawlerRunner(crawl_settings(store, WRAPX_ITEMS_TEMPLATE_POLL=0.2))
+    crawler = runner.create_crawler(FollowSpider)
+    rival = _Rival(crawler, store)
+    items = collect_items(crawler)
+    yield runner.crawl(crawler, start_url=demo_server.url)
+    rival.store.close()
+    stats = crawler.stats.get_stats()  # type: ignore[union-attr]
+
+    assert rival.idle and rival.kinds
+    assert "wrapx/induction/started_count" not in stats  # the rival induced all
+    assert len(items) == stats["wrapx/seeds/captured_count"], "no page is lost"
+    assert {item["kind"] for item in items} == rival.kinds
 
 
 # Two processes sharing a real redis-server ----------------------------------

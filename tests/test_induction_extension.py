@@ -14,8 +14,17 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from scrapy_wrapx._templates import CLAIMS, PENDING, SEEDS, load_template, seeds_key
+from scrapy_wrapx._templates import (
+    CLAIMS,
+    PENDING,
+    SEEDS,
+    TemplateRecord,
+    load_template,
+    save_template,
+    seeds_key,
+)
 from scrapy_wrapx.extensions import WrapxInductionExtension
+from scrapy_wrapx.extensions.induction import induce_from_pages
 from scrapy_wrapx.signals import template_ready
 
 KIND = "shop.test/book-abc123"
@@ -139,6 +148,44 @@ def test_idle_induces_small_kinds_and_keeps_the_spider_open(tmp_path: Path) -> N
     with pytest.raises(DontCloseSpider):
         ext.spider_idle(None)  # type: ignore[arg-type]
     assert (KIND, 1) in ext.running
+
+
+def test_idle_waits_for_a_template_another_process_induces(tmp_path: Path) -> None:
+    # Pages of the kind are buffered here, its seeds are in, and another
+    # process holds the claim: the crawl must not end before the template is.
+    _, ext, ready = _extension(tmp_path)
+    assert ext.store is not None
+    pages = [_book("Dune", "9.99"), _book("Emma", "4.50"), _book("Ubik", "7.25")]
+    ext.store.add(CLAIMS, seeds_key(KIND, 1), {"owner": "other:1", "at": time.time()})
+    _seed(ext, 1, pages)
+    ext.store.append(PENDING, KIND, {"url": "http://shop.test/0", "html": None, "version": 0})
+    for _ in range(2):
+        with pytest.raises(DontCloseSpider):
+            ext.spider_idle(None)  # type: ignore[arg-type]
+    assert not ext.running and not ready
+
+    # The other process saves the template and drops its claim.
+    template, seconds = induce_from_pages(
+        ext.store.get_list(SEEDS, seeds_key(KIND, 1)), previous=None
+    )
+    save_template(ext.store, TemplateRecord(KIND, 1, template, [], time.time(), seconds))
+    ext.store.delete(CLAIMS, seeds_key(KIND, 1))
+    ext.spider_idle(None)  # type: ignore[arg-type]
+    assert [r.version for r in ready] == [1]
+    assert not ext.running and not ext.awaited
+
+
+def test_idle_induces_what_another_process_gave_up(tmp_path: Path) -> None:
+    _, ext, _ = _extension(tmp_path)
+    assert ext.store is not None
+    ext.store.add(CLAIMS, seeds_key(KIND, 1), {"owner": "other:1", "at": time.time()})
+    _seed(ext, 1, [_book("Dune", "9.99"), _book("Emma", "4.50"), _book("Ubik", "7.25")])
+    with pytest.raises(DontCloseSpider):
+        ext.spider_idle(None)  # type: ignore[arg-type]
+    ext.store.delete(CLAIMS, seeds_key(KIND, 1))  # it failed, or died and was cleaned up
+    with pytest.raises(DontCloseSpider):
+        ext.spider_idle(None)  # type: ignore[arg-type]
+    assert (KIND, 1) in ext.running and not ext.awaited
 
 
 def test_bad_settings(tmp_path: Path) -> None:

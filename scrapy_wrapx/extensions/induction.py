@@ -22,7 +22,10 @@ same template after a redesign that moved every node.
 **Several processes.** Before inducing, a process *claims* the work in the
 store (an atomic ``add``); the others wait for the template to appear in
 the store, and take over a claim older than
-``WRAPX_INDUCTION_CLAIM_TIMEOUT`` seconds (its owner died).
+``WRAPX_INDUCTION_CLAIM_TIMEOUT`` seconds (its owner died). A crawl that
+would end while another process induces a template it awaits stays open
+until the template is there (its buffered pages then become items), the
+claim is dropped (it induces the template itself) or the claim goes stale.
 
 At the end of a crawl, kinds with fewer seeds than ``WRAPX_SEED_PAGES`` but at
 least ``WRAPX_INDUCTION_MIN_PAGES`` are induced from what there is, and the
@@ -105,9 +108,14 @@ class WrapxInductionExtension:
         self.running: dict[tuple[str, int], float] = {}
         #: (kind key, version) whose induction this process tried already.
         self.attempted: set[tuple[str, int]] = set()
+        #: (kind key, version) -> failed share, for inductions another
+        #: process claimed: the template this process waits for.
+        self.awaited: dict[tuple[str, int], float] = {}
         #: kind key -> outcomes (True: matched) of its recent pages.
         self.outcomes: dict[str, deque[bool]] = {}
+        self.poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
         self._progress: task.LoopingCall | None = None
+        self._awaiting: task.LoopingCall | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -122,8 +130,9 @@ class WrapxInductionExtension:
         self.store = crawler_store(self.crawler)
 
     def spider_closed(self, spider: Spider) -> None:
-        if self._progress is not None and self._progress.running:
-            self._progress.stop()
+        for loop in (self._progress, self._awaiting):
+            if loop is not None and loop.running:
+                loop.stop()
 
     # Triggers ---------------------------------------------------------------
 
@@ -152,15 +161,29 @@ class WrapxInductionExtension:
             self.start(kind_key, version + 1, failed_share=failed)
 
     def spider_idle(self, spider: Spider) -> None:
-        """Induce leftovers, and keep the spider open while inductions run."""
+        """Induce leftovers, and keep the spider open while inductions run,
+        here or in another process."""
         assert self.store is not None
         for kind_key in self.store.keys(PENDING):
             if (kind_key, 1) in self.attempted or load_template(self.store, kind_key):
                 continue
             if self.store.list_length(SEEDS, seeds_key(kind_key, 1)) >= self.min_pages:
                 self.start(kind_key, 1, at_close=True)
-        if self.running:
+        self._check_awaited()
+        if self.awaited and (self._awaiting is None or not self._awaiting.running):
+            # Checked between idle signals too, which come seconds apart.
+            self._awaiting = task.LoopingCall(self._check_awaited)
+            self._awaiting.start(self.poll, now=False)
+        if self.running or self.awaited:
             raise DontCloseSpider
+
+    def _check_awaited(self) -> None:
+        """Announce the templates other processes induced for us; induce
+        those whose claim was dropped or went stale."""
+        for job, failed_share in list(self.awaited.items()):
+            self.start(*job, failed_share=failed_share, at_close=True)
+        if not self.awaited and self._awaiting is not None and self._awaiting.running:
+            self._awaiting.stop()
 
     # Induction --------------------------------------------------------------
 
@@ -175,10 +198,13 @@ class WrapxInductionExtension:
         assert self.store is not None
         current = load_template(self.store, kind_key)
         if current is not None and current.version >= version:
+            self.awaited.pop(job, None)
             self._announce(current)
             return False
-        if not self._claim(kind_key, version):
+        if not self._claim(kind_key, version, quiet=job in self.awaited):
+            self.awaited[job] = failed_share
             return False
+        self.awaited.pop(job, None)
         self.attempted.add(job)
         pages = self.store.get_list(SEEDS, seeds_key(kind_key, version))
         pages = [p for p in pages if _valid_page(p)][: min(2 * self.seed_pages, MAX_SEEDS)]
@@ -306,7 +332,9 @@ class WrapxInductionExtension:
 
     # Claims -----------------------------------------------------------------
 
-    def _claim(self, kind_key: str, version: int) -> bool:
+    def _claim(self, kind_key: str, version: int, *, quiet: bool = False) -> bool:
+        """Claim the induction of template ``version`` of ``kind_key``; False
+        while another process holds a live claim (logged unless ``quiet``)."""
         assert self.store is not None
         key = seeds_key(kind_key, version)
         owner = {"owner": f"{socket.gethostname()}:{os.getpid()}", "at": time.time()}
@@ -323,6 +351,8 @@ class WrapxInductionExtension:
             )
             self.store.delete(CLAIMS, key)
             return self.store.add(CLAIMS, key, owner)
+        if quiet:
+            return False
         logger.info(
             "Template v%d of kind %s is being induced by %s",
             version,
