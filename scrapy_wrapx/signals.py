@@ -23,3 +23,8 @@ template_ready = object()
 #: Sent after a page was extracted with its kind's template. Arguments:
 #: ``kind_key``, ``version``, ``matched`` (bool), ``spider``.
 page_extracted = object()
+
+#: Sent by the capture middleware for each response it captures as a page.
+#: Arguments: ``response``, ``request`` (``response.request`` is not set
+#: yet at that point), ``spider``.
+page_captured = object()

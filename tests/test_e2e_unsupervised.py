@@ -32,7 +32,7 @@ from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.bench.induce import canon
 from scrapy_wrapx.demo import DemoSite
 from scrapy_wrapx.extensions.induction import induce_from_pages
-from scrapy_wrapx.signals import seed_collected
+from scrapy_wrapx.signals import page_captured, seed_collected
 from scrapy_wrapx.store.sqlite import SqliteStore
 
 from .conftest import DemoEndpoint
@@ -81,11 +81,16 @@ def test_demo_crawl_emits_one_item_per_page(
     runner = CrawlerRunner(crawl_settings(tmp_path / "wrapx.sqlite3"))
     crawler = runner.create_crawler(FollowSpider)
     items = collect_items(crawler)
+    captured: list[str] = []
+    crawler.signals.connect(
+        lambda request, **_: captured.append(request.url), signal=page_captured, weak=False
+    )
     yield runner.crawl(crawler, start_url=demo_server.url)
     stats = crawler.stats.get_stats()  # type: ignore[union-attr]
 
     assert stats["finish_reason"] == "finished"
     assert stats["wrapx/seeds/skipped_count/non_html"] >= 1  # /feed.json
+    assert len(captured) == stats["wrapx/seeds/captured_count"]
     # One item per captured response ("/index.html" redirects to "/", so
     # the home page is downloaded twice), none lost.
     assert len(items) == stats["wrapx/seeds/captured_count"]

@@ -22,8 +22,9 @@ A request with ``meta["wrapx"] = False`` is never captured.
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import AsyncIterator, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
@@ -34,7 +35,7 @@ from scrapy.utils.misc import load_object
 from scrapy_wrapx._responses import is_html, response_tree
 from scrapy_wrapx._settings import wrapx_setting
 from scrapy_wrapx._templates import KINDS, SEEDS, TemplateCache, TemplateRecord, seeds_key
-from scrapy_wrapx._workerpool import WorkerUnavailable, crawler_workers
+from scrapy_wrapx._workerpool import WorkerPage, WorkerUnavailable, crawler_workers
 from scrapy_wrapx.kinds import (
     KindIndex,
     PageKind,
@@ -45,7 +46,7 @@ from scrapy_wrapx.kinds import (
     url_pattern,
 )
 from scrapy_wrapx.pipelines import BufferedBatch, VariantPipeline
-from scrapy_wrapx.signals import seed_collected, template_ready
+from scrapy_wrapx.signals import page_captured, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
 
 if TYPE_CHECKING:
@@ -53,9 +54,10 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import Response
     from twisted.internet.defer import Deferred
+    from twisted.python.failure import Failure
     from typing_extensions import Self
 
-    from scrapy_wrapx._workerpool import WorkerPage, WorkerPool
+    from scrapy_wrapx._workerpool import WorkerPool
     from scrapy_wrapx.store import WrapxStore
     from scrapy_wrapx.template import Extraction
 
@@ -78,10 +80,12 @@ class _CapturePolicy:
         self.content_types = tuple(t.strip().lower().encode("ascii") for t in types if t.strip())
         self.max_size = wrapx_setting(settings, "WRAPX_SEEDS_MAX_BODY_SIZE")
 
-    def reason_to_skip(self, response: Response) -> str | None:
-        """Why ``response`` is not a page (``opted_out``, ``http_status``,
-        ``non_html``, ``too_large``), or None to capture it."""
-        if response.request is not None and response.request.meta.get(OPT_OUT_META) is False:
+    def reason_to_skip(self, response: Response, request: Request | None) -> str | None:
+        """Why ``response`` to ``request`` is not a page (``opted_out``,
+        ``http_status``, ``non_html``, ``too_large``), or None to capture it.
+        (Downloader middlewares get the request apart: the engine sets
+        ``response.request`` after them.)"""
+        if request is not None and request.meta.get(OPT_OUT_META) is False:
             return "opted_out"
         if not 200 <= response.status < 300:
             # Error pages come from another template than the page asked for.
@@ -98,7 +102,9 @@ class _CapturePolicy:
 
 
 class WrapxCaptureMiddleware:
-    """Downloader middleware: marks which responses are captured pages."""
+    """Downloader middleware: marks which responses are captured pages, and
+    announces each one (:data:`~scrapy_wrapx.signals.page_captured`), so
+    that its work in a page worker starts before the spider's callback."""
 
     def __init__(self, crawler: Crawler) -> None:
         if not wrapx_setting(crawler.settings, "WRAPX_SEEDS_ENABLED"):
@@ -116,13 +122,17 @@ class WrapxCaptureMiddleware:
     ) -> Response:
         if request.meta.get(FLUSH_META):
             return response
-        reason = self.policy.reason_to_skip(response)
+        reason = self.policy.reason_to_skip(response, request)
         request.meta[CAPTURE_META] = reason is None
         if self.stats is not None:
             if reason is None:
                 self.stats.inc_value("wrapx/seeds/captured_count")
             else:
                 self.stats.inc_value(f"wrapx/seeds/skipped_count/{reason}")
+        if reason is None:
+            self.crawler.signals.send_catch_log(
+                page_captured, response=response, request=request, spider=self.crawler.spider
+            )
         return response
 
 
@@ -154,6 +164,9 @@ class WrapxSeedsMiddleware:
         self.pipeline: VariantPipeline | None = None
         self.workers: WorkerPool | None = None
         self._workers_tried = False
+        #: Pages sent to a worker as they were captured, before the spider
+        #: saw them (a response that never reaches the spider drops out).
+        self._early: weakref.WeakKeyDictionary[Response, _WorkerJob] = weakref.WeakKeyDictionary()
         #: The kind that pages of a (domain, URL pattern) were routed to last.
         self._expected: dict[tuple[str, str], str] = {}
         self._domains: set[str] = set()
@@ -165,6 +178,7 @@ class WrapxSeedsMiddleware:
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self.template_ready, signal=template_ready)
+        crawler.signals.connect(self.page_captured, signal=page_captured)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -194,6 +208,15 @@ class WrapxSeedsMiddleware:
             # than at the engine's next idle check, seconds later.
             self._schedule_flush()
 
+    def page_captured(self, response: Response, request: Request) -> None:
+        """Send the page to a worker now: by the time the spider is done
+        with it, the worker has mostly answered, and the output need not
+        wait (a wait costs the crawl's process more than it seems: Scrapy
+        then switches between the tasks that handle the spider's output)."""
+        job = self._parse_in_worker(response, request)
+        if job is not None:
+            self._early[response] = job
+
     # Spider output ----------------------------------------------------------
 
     def process_spider_output(
@@ -205,14 +228,15 @@ class WrapxSeedsMiddleware:
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
-        # The page goes to a worker first, to be parsed while the spider runs.
-        job = self._parse_in_worker(response)
+        # The page went to a worker when it was captured, else it goes now,
+        # to be parsed while the spider runs.
+        job = self._early.pop(response, None) or self._parse_in_worker(response, response.request)
         try:
             async for output in result:
                 yield output
         except BaseException:
             if job is not None:
-                job.parsing.addCallbacks(self._release, lambda _: None)
+                job.parsing.addCallback(self._release)
             raise
         if job is not None:
             outputs = await self._worker_page_output(response, job)
@@ -234,7 +258,7 @@ class WrapxSeedsMiddleware:
         self._idle = False
         captured = meta.get(CAPTURE_META)
         if captured is None:  # the capture middleware is not installed
-            captured = self.policy.reason_to_skip(response) is None
+            captured = self.policy.reason_to_skip(response, response.request) is None
         if not captured:
             return list(self.pipeline.ready()) if self.pipeline is not None else []
         if not isinstance(response, TextResponse):
@@ -265,19 +289,19 @@ class WrapxSeedsMiddleware:
             self.workers = crawler_workers(self.crawler)
         return self.workers if self.workers is not None and self.workers.running else None
 
-    def _parse_in_worker(self, response: Response) -> _WorkerJob | None:
+    def _parse_in_worker(self, response: Response, request: Request | None) -> _WorkerJob | None:
         """Send a page to a worker, with the template of the kind its URL
         pattern's pages were routed to last, so most pages need one round
         trip; None when it is not a page to process or there are no workers."""
         workers = self._workers()
         if workers is None or self.store is None or self.templates is None:
             return None
-        if response.request is None or not isinstance(response, TextResponse):
+        if request is None or not isinstance(response, TextResponse):
             return None
-        meta = response.request.meta
+        meta = request.meta
         if meta.get(FLUSH_META) or meta.get(CAPTURE_META) is False:
             return None
-        if meta.get(CAPTURE_META) is None and self.policy.reason_to_skip(response) is not None:
+        if meta.get(CAPTURE_META) is None and self.policy.reason_to_skip(response, request):
             return None
         url = response.url
         shape = (domain_of(url), url_pattern(url))
@@ -290,11 +314,11 @@ class WrapxSeedsMiddleware:
         """:meth:`_page_output` with the page parsed and extracted in a worker."""
         skipped = self._captured(response)
         if skipped is not None:
-            job.parsing.addCallbacks(self._release, lambda _: None)
+            job.parsing.addCallback(self._release)
             return skipped
         assert isinstance(response, TextResponse) and self.workers is not None
         try:
-            page = await maybe_deferred_to_future(job.parsing)
+            page = await job.page()
         except WorkerUnavailable:
             return self._page_output(response)
         except ValueError as exc:
@@ -361,8 +385,8 @@ class WrapxSeedsMiddleware:
         self._log_flushed(len(output))
         return output
 
-    def _release(self, page: WorkerPage) -> None:
-        if self.workers is not None:
+    def _release(self, page: WorkerPage | Exception) -> None:
+        if self.workers is not None and isinstance(page, WorkerPage):
             self.workers.release(page)
 
     def _unparsable(self, response: Response, exc: ValueError) -> list[Any]:
@@ -539,12 +563,28 @@ class WrapxSeedsMiddleware:
             self.stats.inc_value(f"wrapx/{key}")
 
 
-class _WorkerJob(NamedTuple):
+class _WorkerJob:
     """A page sent to a worker, and the URL shape it was sent for."""
 
-    parsing: Deferred[WorkerPage]
-    domain: str
-    pattern: str
+    def __init__(self, parsing: Deferred[WorkerPage], domain: str, pattern: str) -> None:
+        #: Fires with the page, or with the exception instead of failing: a
+        #: job whose response never reaches the spider is dropped unawaited,
+        #: and a failed Deferred would be logged as an unhandled error.
+        self.parsing: Deferred[WorkerPage | Exception] = parsing.addErrback(_exception)
+        self.domain = domain
+        self.pattern = pattern
+
+    async def page(self) -> WorkerPage:
+        """The parsed page; raises what the worker failed with."""
+        outcome = await maybe_deferred_to_future(self.parsing)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+
+def _exception(failure: Failure) -> Exception:
+    assert isinstance(failure.value, Exception)
+    return failure.value
 
 
 def _is_flush(response: Response) -> bool:
