@@ -25,6 +25,7 @@ import os
 import sys
 import weakref
 from array import array
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ except ImportError:  # Windows
 from scrapy import signals
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import abstract, defer, error, main, protocol
+from twisted.python import failure
 
 from scrapy_wrapx._pageworker import (
     PATH_NUMBERS,
@@ -85,28 +87,50 @@ class _Pipe(abstract.FileDescriptor):
     Twisted's own process pipes move at most 8 KiB in and 128 KiB out per
     turn of the reactor, and a busy crawl's reactor turns slowly: pages (tens
     of kilobytes each) would queue here while the worker idles. These ends
-    move up to :data:`PIPE_SIZE` per turn.
+    read up to :data:`PIPE_SIZE` per turn, and write at once: only what the
+    pipe has no room for waits for the reactor (a Twisted transport writes
+    everything on the reactor's next turn, tens of milliseconds later when
+    it is busy, and every page would wait that long before its work starts).
     """
-
-    SEND_LIMIT = PIPE_SIZE
 
     def __init__(self, fd: int, worker: _WorkerProtocol) -> None:
         super().__init__(_reactor())
         self.fd = fd
         self.worker = worker
         self.connected = 1
+        self._outgoing: deque[memoryview] = deque()
         os.set_blocking(fd, False)
 
     def fileno(self) -> int:
         return self.fd
 
-    def writeSomeData(self, data: bytes) -> Any:
-        try:
-            return os.write(self.fd, data)
-        except BlockingIOError:
-            return 0
-        except OSError:
-            return main.CONNECTION_LOST
+    def write(self, data: bytes) -> None:
+        if not self.connected or self.disconnecting:
+            return
+        self._outgoing.append(memoryview(data))
+        if len(self._outgoing) == 1:
+            lost = self.doWrite()
+            if lost is not None:
+                self.connectionLost(failure.Failure(lost))  # type: ignore[no-untyped-call]
+
+    def doWrite(self) -> Any:
+        """Write what waits until the pipe is full (the reactor calls again
+        when it has room) or all is written."""
+        while self._outgoing:
+            chunk = self._outgoing[0]
+            try:
+                written = os.write(self.fd, chunk)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                return main.CONNECTION_LOST
+            if written < len(chunk):
+                self._outgoing[0] = chunk[written:]
+                self.startWriting()  # type: ignore[no-untyped-call]
+                return None
+            self._outgoing.popleft()
+        self.stopWriting()  # type: ignore[no-untyped-call]
+        return main.CONNECTION_DONE if self.disconnecting else None
 
     def doRead(self) -> Any:
         try:

@@ -141,6 +141,26 @@ def test_pool_parses_extracts_and_induces_in_a_process(template: Template) -> It
 
 
 @pytest_twisted.inlineCallbacks
+def test_pages_larger_than_the_pipe_arrive_whole(template: Template) -> Iterator[Any]:
+    from twisted.internet import defer
+
+    pool = WorkerPool(1)
+    pool.start()
+    try:
+        filler = "<p>" + "x" * 1000 + "</p>"
+        big = [_book(f"Big {n}", "1.00", extra=filler * 1500) for n in range(3)]
+        pending = [pool.parse(f"http://shop.test/big/{n}", html) for n, html in enumerate(big)]
+        # Megabytes the pipe cannot hold at once: the rest waits for the reactor.
+        assert pool.workers[0].requests is not None and pool.workers[0].requests._outgoing
+        pages = yield defer.gatherResults(pending)
+        assert all("body/h1/text()" in page.paths for page in pages)
+        small = yield pool.extract_html("http://shop.test/k", _book("Kindred", "5.10"), template)
+        assert small.matched and "5.10" in str(small.fields)
+    finally:
+        yield pool.close()
+
+
+@pytest_twisted.inlineCallbacks
 def test_a_dead_worker_fails_its_requests_over(template: Template) -> Iterator[Any]:
     pool = WorkerPool(1)
     pool.start()
