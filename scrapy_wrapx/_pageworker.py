@@ -22,8 +22,10 @@ executes nothing it is sent. Requests (``op`` in the header):
   kilobytes. With ``template``
   (the template of the kind the caller expects the page to be of), the page
   is extracted at once, the reply has the ``extraction`` and the tree is
-  dropped: one round trip for most pages. Without it the tree is kept under
-  ``id`` for an ``extract`` or a ``release``.
+  dropped: one round trip for most pages. A page that matches that template
+  is of that kind, so its reply has ``matched`` and no tag paths at all: it
+  needs no routing. Without ``template`` the tree is kept under ``id`` for
+  an ``extract`` or a ``release``.
 * ``extract`` (``id``, ``page``, ``template``, ``url``): extract the kept
   tree ``page`` and forget it; the reply has the ``extraction``.
 * ``extract_page`` (``id``, ``url``, ``template``; payload the HTML): parse
@@ -222,6 +224,24 @@ class PageWorker:
 
     def _page(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
         tree = self._parse(header, payload)
+        if header.get("template") is not None:
+            try:
+                reply["extraction"] = self._extract(header, tree)
+            except _Missing:
+                pass  # kept for an ``extract``, as without a template
+            else:
+                if reply["extraction"]["matched"]:
+                    reply["matched"] = True
+                else:
+                    self._paths(tree, reply)
+                return
+        self._paths(tree, reply)
+        self.trees[int(header["id"])] = tree
+        while len(self.trees) > MAX_TREES:
+            self.trees.popitem(last=False)
+
+    def _paths(self, tree: dom.PageTree, reply: dict[str, Any]) -> None:
+        """Put the tag-path set of ``tree`` in ``reply`` (as numbers)."""
         numbers = self.path_numbers
         new: list[str] = []
         ids = []
@@ -232,15 +252,6 @@ class PageWorker:
                 new.append(path)
             ids.append(number)
         reply["payload"], reply["new_paths"] = array(PATH_NUMBERS, ids).tobytes(), new
-        if header.get("template") is not None:
-            try:
-                reply["extraction"] = self._extract(header, tree)
-                return
-            except _Missing:
-                pass  # kept for an ``extract``, as without a template
-        self.trees[int(header["id"])] = tree
-        while len(self.trees) > MAX_TREES:
-            self.trees.popitem(last=False)
 
     def _induce(self, payload: bytes) -> tuple[Template, float]:
         from scrapy_wrapx.template import Template

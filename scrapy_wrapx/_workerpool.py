@@ -72,9 +72,11 @@ class WorkerUnavailable(Exception):
 class WorkerPage:
     """A page parsed in a worker: its tag-path set, and either its
     extraction with ``template`` (the one it was expected to need) or, when
-    ``extraction`` is None, the worker's number for its kept tree."""
+    ``extraction`` is None, the worker's number for its kept tree. A page
+    that matched ``template`` has no tag paths (None): it is of the kind of
+    ``template`` and needs no routing."""
 
-    paths: frozenset[str]
+    paths: frozenset[str] | None
     worker: _WorkerProtocol
     page_id: int
     template: Template | None = None
@@ -326,6 +328,15 @@ class WorkerPool:
                 raise WorkerUnavailable(f"Page worker sent invalid tag paths: {new!r:.60}")
             worker.paths.extend(new)
             _check(reply)
+            extraction = None
+            if template is not None and "extraction" in reply:
+                extraction = _extraction(reply)
+            if reply.get("matched"):
+                if extraction is None or not extraction.matched:
+                    raise WorkerUnavailable(
+                        "Page worker sent no tag paths for a page it did not match"
+                    )
+                return WorkerPage(None, worker, int(reply["id"]), template, extraction)
             numbers = array(PATH_NUMBERS)
             try:
                 numbers.frombytes(reply["payload"])
@@ -334,9 +345,6 @@ class WorkerPool:
             paths = worker.paths
             if numbers and max(numbers) >= len(paths):
                 raise WorkerUnavailable(f"Page worker sent unknown tag paths: {max(numbers)!r}")
-            extraction = None
-            if template is not None and "extraction" in reply:
-                extraction = _extraction(reply)
             return WorkerPage(
                 frozenset([paths[n] for n in numbers]),
                 worker,

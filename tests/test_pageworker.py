@@ -84,6 +84,14 @@ def test_worker_answers_routing_extraction_and_induction(template: Template) -> 
         {"op": "page", "id": 5, "url": "http://shop.test/q", "template": "t1"}, html.encode()
     )
     assert quick is not None and quick["extraction"]["fields"] == expected.fields
+    # It matched, so it is of that template's kind: no tag paths to route by.
+    assert quick["matched"] and "payload" not in quick
+    other = "<html><body><table><tr><td>Not a book</td></tr></table></body></html>"
+    unmatched = worker.handle(
+        {"op": "page", "id": 10, "url": "http://shop.test/o", "template": "t1"}, other.encode()
+    )
+    assert unmatched is not None and not unmatched["extraction"]["matched"]
+    assert "matched" not in unmatched and unmatched["payload"]  # routed by its tag paths
     assert not worker.trees
     unknown = worker.handle(
         {"op": "extract_page", "id": 6, "url": "http://shop.test/u", "template": "nope"},
@@ -128,6 +136,7 @@ def test_pool_parses_extracts_and_induces_in_a_process(template: Template) -> It
 
         quick = yield pool.parse("http://shop.test/b", _book("Beloved", "6.20"), template)
         assert quick.extraction is not None and quick.template is template
+        assert quick.paths is None  # it matched: of the template's kind
         buffered = yield pool.extract_html("http://shop.test/c", _book("Carrie", "1.00"), template)
         assert buffered.matched
 

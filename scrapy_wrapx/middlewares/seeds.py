@@ -304,11 +304,13 @@ class WrapxSeedsMiddleware:
         if meta.get(CAPTURE_META) is None and self.policy.reason_to_skip(response, request):
             return None
         url = response.url
-        shape = (domain_of(url), url_pattern(url))
-        expected = self._expected.get(shape)
+        domain, pattern = domain_of(url), url_pattern(url)
+        expected = self._expected.get((domain, pattern))
         record = self.templates.get(expected) if expected is not None else None
-        template = record.template if record is not None else None
-        return _WorkerJob(workers.parse(url, response.text, template), *shape)
+        if record is None:
+            return _WorkerJob(workers.parse(url, response.text), domain, pattern, None)
+        parsing = workers.parse(url, response.text, record.template)
+        return _WorkerJob(parsing, domain, pattern, record.kind_key)
 
     async def _worker_page_output(self, response: Response, job: _WorkerJob) -> list[Any]:
         """:meth:`_page_output` with the page parsed and extracted in a worker."""
@@ -324,15 +326,22 @@ class WrapxSeedsMiddleware:
         except ValueError as exc:
             return self._unparsable(response, exc)
         url, html = response.url, response.text
-        kind = self._route_page(PageSignature(url, job.domain, job.pattern, page.paths), response)
-        self._expected[job.domain, job.pattern] = kind.key
+        if page.paths is None:
+            # It matched the template of the kind expected for its URL shape.
+            assert job.expected is not None
+            kind_key = job.expected
+            self._inc("kinds/pages_count")
+        else:
+            signature = PageSignature(url, job.domain, job.pattern, page.paths)
+            kind_key = self._route_page(signature, response).key
+            self._expected[job.domain, job.pattern] = kind_key
         assert self.templates is not None
-        record = self.templates.get(kind.key)
+        record = self.templates.get(kind_key)
         if self.pipeline is None or record is None:
             self.workers.release(page)
             if self.pipeline is None:
                 return []
-            output = self.pipeline.process_extraction(kind.key, None, url, html, None, ready=False)
+            output = self.pipeline.process_extraction(kind_key, None, url, html, None, ready=False)
         else:
             if page.extraction is not None and page.template is record.template:
                 extraction = page.extraction
@@ -349,7 +358,7 @@ class WrapxSeedsMiddleware:
                     except ValueError as exc:
                         return self._unparsable(response, exc)
             output = self.pipeline.process_extraction(
-                kind.key, record, url, html, extraction, ready=False
+                kind_key, record, url, html, extraction, ready=False
             )
         ready = await self._batches_output(self.pipeline.ready_batches())
         return ready + output
@@ -564,15 +573,20 @@ class WrapxSeedsMiddleware:
 
 
 class _WorkerJob:
-    """A page sent to a worker, and the URL shape it was sent for."""
+    """A page sent to a worker, the URL shape it was sent for, and the kind
+    whose template it was sent with (the kind pages of that shape were
+    routed to last), if any."""
 
-    def __init__(self, parsing: Deferred[WorkerPage], domain: str, pattern: str) -> None:
+    def __init__(
+        self, parsing: Deferred[WorkerPage], domain: str, pattern: str, expected: str | None
+    ) -> None:
         #: Fires with the page, or with the exception instead of failing: a
         #: job whose response never reaches the spider is dropped unawaited,
         #: and a failed Deferred would be logged as an unhandled error.
         self.parsing: Deferred[WorkerPage | Exception] = parsing.addErrback(_exception)
         self.domain = domain
         self.pattern = pattern
+        self.expected = expected
 
     async def page(self) -> WorkerPage:
         """The parsed page; raises what the worker failed with."""
