@@ -167,6 +167,10 @@ class WrapxSeedsMiddleware:
         #: Pages sent to a worker as they were captured, before the spider
         #: saw them (a response that never reaches the spider drops out).
         self._early: weakref.WeakKeyDictionary[Response, _WorkerJob] = weakref.WeakKeyDictionary()
+        #: Scrapy runs the async output method (always from 2.19 on; before,
+        #: only after an async callback or middleware): only its pages wait
+        #: for a worker, so only then are pages sent at capture.
+        self._output_async = False
         #: The kind that pages of a (domain, URL pattern) were routed to last.
         self._expected: dict[tuple[str, str], str] = {}
         self._domains: set[str] = set()
@@ -213,6 +217,8 @@ class WrapxSeedsMiddleware:
         with it, the worker has mostly answered, and the output need not
         wait (a wait costs the crawl's process more than it seems: Scrapy
         then switches between the tasks that handle the spider's output)."""
+        if not self._output_async:
+            return
         job = self._parse_in_worker(response, request)
         if job is not None:
             self._early[response] = job
@@ -222,6 +228,9 @@ class WrapxSeedsMiddleware:
     def process_spider_output(
         self, response: Response, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterator[Any]:
+        early = self._early.pop(response, None)
+        if early is not None:  # sent at capture, but processed here after all
+            early.parsing.addCallback(self._release)
         yield from result
         yield from self._page_output(response)
 
@@ -230,6 +239,7 @@ class WrapxSeedsMiddleware:
     ) -> AsyncIterator[Any]:
         # The page went to a worker when it was captured, else it goes now,
         # to be parsed while the spider runs.
+        self._output_async = True
         job = self._early.pop(response, None) or self._parse_in_worker(response, response.request)
         try:
             async for output in result:
