@@ -59,13 +59,14 @@ from scrapy_wrapx._templates import (
 )
 from scrapy_wrapx._workerpool import WorkerUnavailable, running_workers
 from scrapy_wrapx.induction import MAX_SEEDS
-from scrapy_wrapx.kinds import KindIndex, PageKind
+from scrapy_wrapx.kinds import KindIndex, PageKind, domain_of
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
 
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from scrapy.http import Response
     from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
     from typing_extensions import Self
@@ -111,6 +112,9 @@ class WrapxInductionExtension:
         #: (kind key, version) -> failed share, for inductions another
         #: process claimed: the template this process waits for.
         self.awaited: dict[tuple[str, int], float] = {}
+        #: Sites this crawl fetched pages from: it waits for their templates
+        #: only (a store may be shared with crawls of other sites).
+        self.domains: set[str] = set()
         #: kind key -> outcomes (True: matched) of its recent pages.
         self.outcomes: dict[str, deque[bool]] = {}
         self.poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
@@ -119,6 +123,7 @@ class WrapxInductionExtension:
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(self.response_received, signal=signals.response_received)
         crawler.signals.connect(self.seed_collected, signal=seed_collected)
         crawler.signals.connect(self.page_extracted, signal=page_extracted)
 
@@ -133,6 +138,9 @@ class WrapxInductionExtension:
         for loop in (self._progress, self._awaiting):
             if loop is not None and loop.running:
                 loop.stop()
+
+    def response_received(self, response: Response) -> None:
+        self.domains.add(domain_of(response.url))
 
     # Triggers ---------------------------------------------------------------
 
@@ -174,7 +182,8 @@ class WrapxInductionExtension:
             # Checked between idle signals too, which come seconds apart.
             self._awaiting = task.LoopingCall(self._check_awaited)
             self._awaiting.start(self.poll, now=False)
-        if self.running or self.awaited:
+        own = any(key.rpartition("/")[0] in self.domains for key, _ in self.awaited)
+        if self.running or own:
             raise DontCloseSpider
 
     def _check_awaited(self) -> None:
