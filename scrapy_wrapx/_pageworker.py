@@ -140,6 +140,15 @@ def extraction_from_dict(data: Any) -> Extraction:
     )
 
 
+def is_seed_page(page: Any) -> bool:
+    """Whether ``page`` (stored or received) is a seed page ``{"url", "html"}``."""
+    return (
+        isinstance(page, dict)
+        and isinstance(page.get("url"), str)
+        and isinstance(page.get("html"), str)
+    )
+
+
 def induce_pages(pages: list[dict[str, Any]], previous: Template | None) -> tuple[Template, float]:
     """Induce a template from seed pages (``{"url", "html"}``): the work of
     an ``induce`` request, and of the induction extension's thread."""
@@ -258,10 +267,7 @@ class PageWorker:
 
         data = json.loads(payload)
         pages = data.get("pages")
-        if not isinstance(pages, list) or not all(
-            isinstance(p, dict) and isinstance(p.get("url"), str) and isinstance(p.get("html"), str)
-            for p in pages
-        ):
+        if not isinstance(pages, list) or not all(is_seed_page(p) for p in pages):
             raise ValueError(f"Invalid seed pages for induction: {str(pages)[:60]!r}")
         previous = data.get("previous")
         return induce_pages(pages, Template.from_json(previous) if previous else None)

@@ -59,6 +59,7 @@ __all__ = [
     "PageSignature",
     "domain_of",
     "jaccard",
+    "kind_domain",
     "page_signature",
     "structure_paths",
     "url_pattern",
@@ -86,6 +87,11 @@ def domain_of(url: str) -> str:
     """The site a page belongs to: the host (and port), without ``www.``."""
     netloc = urlsplit(url).netloc.lower().rpartition("@")[2]
     return netloc[4:] if netloc.startswith("www.") else netloc
+
+
+def kind_domain(kind_key: str) -> str:
+    """The site of a kind, from its key (:attr:`PageKind.key`)."""
+    return kind_key.rpartition("/")[0]
 
 
 def _segment_pattern(segment: str, last: bool) -> str:

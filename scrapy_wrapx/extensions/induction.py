@@ -45,7 +45,7 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task, threads
 
-from scrapy_wrapx._pageworker import induce_pages
+from scrapy_wrapx._pageworker import induce_pages, is_seed_page
 from scrapy_wrapx._settings import wrapx_setting
 from scrapy_wrapx._templates import (
     CLAIMS,
@@ -59,7 +59,7 @@ from scrapy_wrapx._templates import (
 )
 from scrapy_wrapx._workerpool import WorkerUnavailable, running_workers
 from scrapy_wrapx.induction import MAX_SEEDS
-from scrapy_wrapx.kinds import KindIndex, PageKind, domain_of
+from scrapy_wrapx.kinds import KindIndex, PageKind, domain_of, kind_domain
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
 
@@ -182,7 +182,7 @@ class WrapxInductionExtension:
             # Checked between idle signals too, which come seconds apart.
             self._awaiting = task.LoopingCall(self._check_awaited)
             self._awaiting.start(self.poll, now=False)
-        own = any(key.rpartition("/")[0] in self.domains for key, _ in self.awaited)
+        own = any(kind_domain(key) in self.domains for key, _ in self.awaited)
         if self.running or own:
             raise DontCloseSpider
 
@@ -206,17 +206,16 @@ class WrapxInductionExtension:
             return False
         assert self.store is not None
         current = load_template(self.store, kind_key)
+        waited = self.awaited.pop(job, None) is not None
         if current is not None and current.version >= version:
-            self.awaited.pop(job, None)
             self._announce(current)
             return False
-        if not self._claim(kind_key, version, quiet=job in self.awaited):
+        if not self._claim(kind_key, version, quiet=waited):
             self.awaited[job] = failed_share
             return False
-        self.awaited.pop(job, None)
         self.attempted.add(job)
         pages = self.store.get_list(SEEDS, seeds_key(kind_key, version))
-        pages = [p for p in pages if _valid_page(p)][: min(2 * self.seed_pages, MAX_SEEDS)]
+        pages = [p for p in pages if is_seed_page(p)][: min(2 * self.seed_pages, MAX_SEEDS)]
         if not pages:
             self._release(kind_key, version)
             return False
@@ -275,7 +274,7 @@ class WrapxInductionExtension:
         if current is not None:
             return current.template, ""
         assert self.store is not None
-        domain = kind_key.rpartition("/")[0]
+        domain = kind_domain(kind_key)
         index = KindIndex(threshold=1.0)
         for data in self.store.get_list(KINDS, domain):
             try:
@@ -401,11 +400,3 @@ class WrapxInductionExtension:
     def _inc(self, event: str) -> None:
         if self.stats is not None:
             self.stats.inc_value(f"wrapx/induction/{event}")
-
-
-def _valid_page(page: Any) -> bool:
-    return (
-        isinstance(page, dict)
-        and isinstance(page.get("url"), str)
-        and isinstance(page.get("html"), str)
-    )

@@ -41,6 +41,7 @@ from scrapy_wrapx.kinds import (
     PageKind,
     PageSignature,
     domain_of,
+    kind_domain,
     new_kind,
     page_signature,
     url_pattern,
@@ -567,7 +568,7 @@ class WrapxSeedsMiddleware:
         """Kinds with buffered pages on the sites this crawl visits (the store
         may be shared with spiders of other sites)."""
         assert self.pipeline is not None
-        return [k for k in self.pipeline.pending_kinds() if k.rpartition("/")[0] in self._domains]
+        return [k for k in self.pipeline.pending_kinds() if kind_domain(k) in self._domains]
 
     def _refetch_request(self, url: str) -> Request:
         return Request(url, callback=_no_output, dont_filter=True)
