@@ -4,6 +4,8 @@ spawned on the reactor."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from array import array
 from collections.abc import Iterator
 from typing import Any
@@ -176,6 +178,8 @@ def test_a_dead_worker_fails_its_requests_over(template: Template) -> Iterator[A
     try:
         yield pool.parse("http://shop.test/1", _book("Dune", "9.99"))
         worker = pool.workers[0]
+        # Stopped first, the worker cannot answer before the kill lands.
+        os.kill(worker.transport.pid, signal.SIGSTOP)  # type: ignore[union-attr]
         pending = pool.parse("http://shop.test/2", _book("Emma", "4.50"))
         worker.kill()
         with pytest.raises(WorkerUnavailable):
