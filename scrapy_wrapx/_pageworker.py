@@ -53,6 +53,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.kinds import structure_paths
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ class FrameDecoder:
 
 def extraction_to_dict(extraction: Extraction) -> dict[str, Any]:
     """What an item needs of an extraction, as JSON (``data``, the raw
-    environment only :meth:`Template.render` uses, stays behind)."""
+    environment only :func:`~scrapy_wrapx.extraction.render` uses, stays behind)."""
     return {
         "fields": extraction.fields,
         "records": extraction.records,
@@ -229,7 +230,7 @@ class PageWorker:
         return dom.parse(payload.decode("utf-8"), url=url if isinstance(url, str) else None)
 
     def _extract(self, header: dict[str, Any], tree: dom.PageTree) -> dict[str, Any]:
-        return extraction_to_dict(self._template(header).extract(tree, url=tree.url))
+        return extraction_to_dict(extract(self._template(header), tree, url=tree.url))
 
     def _page(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
         tree = self._parse(header, payload)

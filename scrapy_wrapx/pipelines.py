@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from itemadapter import ItemAdapter
 
 from scrapy_wrapx._templates import PENDING, SEEDS, TemplateCache, TemplateRecord, seeds_key
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.signals import page_extracted, seed_collected
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ class VariantPipeline:
         """Items for one captured page: its own, if its kind has a template
         it matches, plus buffered pages that have become ready."""
         record = self.templates.get(kind_key)
-        extraction = record.template.extract(tree, url=url) if record is not None else None
+        extraction = extract(record.template, tree, url=url) if record is not None else None
         return self.process_extraction(kind_key, record, url, html, extraction)
 
     def process_extraction(
@@ -262,7 +263,7 @@ class VariantPipeline:
         except ValueError as exc:
             logger.warning("Dropping buffered page %s: %s", entry["url"], exc)
             return None
-        return batch.record.template.extract(tree, url=entry["url"])
+        return extract(batch.record.template, tree, url=entry["url"])
 
     def finish_batch(self, batch: BufferedBatch, extractions: list[Extraction | None]) -> list[Any]:
         """Items of ``batch`` given its pages' extractions (None: dropped),

@@ -34,11 +34,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._versioned import load_versioned
-from .dom import TEXT, PageTree
+from scrapy_wrapx._versioned import load_versioned
+from scrapy_wrapx.dom import TEXT, PageTree
 
 if TYPE_CHECKING:
-    from .dom import Node
+    from scrapy_wrapx.dom import Node
 
 __all__ = [
     "FORMAT",
@@ -203,7 +203,7 @@ class Extraction:
     share of the page's leaves the template explained, ``matched`` whether
     both reach their thresholds (:attr:`Template.match_threshold`,
     :attr:`Template.coverage_threshold`). ``data`` is the raw
-    environment (SYNTHIA's) that :meth:`Template.render` needs.
+    environment (SYNTHIA's) that :func:`~scrapy_wrapx.extraction.render` needs.
     """
 
     fields: dict[str, list[str]]
@@ -242,7 +242,7 @@ def node_form(node: Node, depth: int, out: list[FormItem]) -> None:
 
 def normalized_form(page: PageTree | Node) -> tuple[FormItem, ...]:
     """The comparable form of a page's normalized tree (what
-    :meth:`Template.render` returns for an extraction of that page)."""
+    :func:`~scrapy_wrapx.extraction.render` returns for an extraction of that page)."""
     out: list[FormItem] = []
     node_form(page.root if isinstance(page, PageTree) else page, 0, out)
     return tuple(out)
@@ -395,19 +395,6 @@ class Template:
         except TypeError as exc:
             raise ValueError(f"Invalid template fields: {data.get('fields')!r}") from exc
         return cls(root, fields, data.get("meta"))
-
-    def extract(self, page: str | bytes | PageTree, url: str | None = None) -> Extraction:
-        """Match ``page`` against the template and pull out its data."""
-        from .extraction import extract
-
-        return extract(self, page, url)
-
-    def render(self, extraction: Extraction) -> tuple[FormItem, ...]:
-        """Rebuild the normalized tree an extraction came from, in the form of
-        :func:`normalized_form`."""
-        from .extraction import render
-
-        return render(self, extraction.data)
 
     def __repr__(self) -> str:
         return f"<Template {self.fingerprint} {len(self.nodes)} nodes, fields={self.field_names[:8]!r}>"

@@ -34,9 +34,8 @@ from scrapy_wrapx.demo import DemoSite
 from scrapy_wrapx.extensions.induction import induce_from_pages
 from scrapy_wrapx.signals import page_captured, seed_collected
 from scrapy_wrapx.store.sqlite import SqliteStore
-
-from .conftest import DemoEndpoint
-from .crawling import collect_items, crawl_settings
+from tests.conftest import DemoEndpoint
+from tests.crawling import collect_items, crawl_settings
 
 
 class FollowSpider(scrapy.Spider):

@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
-
-from .test_induction import book_page, site
+from tests.test_induction import book_page, site
 
 
 def test_a_subtree_that_does_not_fit_fails_locally() -> None:
     template = induce_template(site(7, 5))
     html = book_page(random.Random(70))
     broken = html.replace('<a href="/about">About</a>', "<table><tr><td>odd</td></tr></table>")
-    good, bad = template.extract(html), template.extract(broken)
+    good, bad = extract(template, html), extract(template, broken)
     assert bad.score < good.score
     for name in ("title", "publisher", "isbn", "price"):
         assert bad.fields[name] == good.fields[name]
@@ -27,14 +27,14 @@ def test_page_of_another_kind_is_unmatched_but_extracted() -> None:
         '<form><input name="q"></form><ol><li>a</li><li>b</li></ol>'
         '<div id="foot">Copyright Example Books</div></body></html>'
     )
-    extraction = template.extract(other)
+    extraction = extract(template, other)
     assert not extraction.matched
     assert 0.0 < extraction.score < template.match_threshold
 
 
 def test_records_and_fields_agree() -> None:
     template = induce_template(site(9, 5))
-    extraction = template.extract(book_page(random.Random(90), authors=3))
+    extraction = extract(template, book_page(random.Random(90), authors=3))
     authors = [r for r in extraction.records.values() if len(r) == 3]
     assert authors
     flat = [v for record in authors[0] for v in record.values() if isinstance(v, str)]
@@ -46,9 +46,9 @@ def test_accepts_text_bytes_and_trees() -> None:
     template = induce_template(pages)
     probe = book_page(random.Random(100))
     results = [
-        template.extract(probe),
-        template.extract(probe.encode("utf-8")),
-        template.extract(dom.parse(probe), url="http://x/"),
+        extract(template, probe),
+        extract(template, probe.encode("utf-8")),
+        extract(template, dom.parse(probe), url="http://x/"),
     ]
     assert results[0].fields == results[1].fields == results[2].fields
     assert results[2].url == "http://x/"

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract, render
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.template import normalized_form
 
@@ -75,16 +76,16 @@ def test_render_of_extract_is_the_seed_page(seed: int, count: int) -> None:
     template = induce_template(pages)
     for html in pages:
         tree = dom.parse(html)
-        extraction = template.extract(tree)
+        extraction = extract(template, tree)
         assert extraction.matched and extraction.score == 1.0
-        assert template.render(extraction) == normalized_form(tree)
+        assert render(template, extraction) == normalized_form(tree)
 
 
 def test_fields_are_named_by_labels_and_hints() -> None:
     template = induce_template(site(3, 5))
     names = set(template.field_names)
     assert {"publisher", "isbn", "title", "price"} <= names
-    extraction = template.extract(book_page(random.Random(99)))
+    extraction = extract(template, book_page(random.Random(99)))
     # " Press" ends every publisher of this shop, but nothing marks it off
     # from the name (a capitalized word after a capitalized word): whole.
     publisher = extraction.fields["publisher"][0]
@@ -98,7 +99,7 @@ def test_names_are_stable_across_reinduction() -> None:
     pages = site(11, 10)
     first, second = induce_template(pages[:5]), induce_template(pages[5:])
     probe = book_page(random.Random(5))
-    a, b = first.extract(probe), second.extract(probe)
+    a, b = extract(first, probe), extract(second, probe)
     for name in ("title", "publisher", "isbn", "price"):
         assert a.fields[name] == b.fields[name]
     renamed = induce_template(pages[5:], previous=first)
@@ -123,8 +124,8 @@ def test_single_list_page_folds_records_into_sets() -> None:
     )
     html = f'<body><h1>Catalogue</h1><div class="list">{items}</div><p>End</p></body>'
     template = induce_template([html])
-    extraction = template.extract(html)
-    assert template.render(extraction) == normalized_form(dom.parse(html))
+    extraction = extract(template, html)
+    assert render(template, extraction) == normalized_form(dom.parse(html))
     (records,) = [r for r in extraction.records.values() if len(r) == 8]
     # Named by its own element: the class of the record ("item") names
     # the record, not each of its fields.
@@ -142,8 +143,8 @@ def test_partly_fixed_text_keeps_its_template_tokens() -> None:
         for a, p in [("Ann Lee", "3"), ("Bo Dahl", "17"), ("Cy Twombly", "250")]
     ]
     template = induce_template(pages)
-    extraction = template.extract(
-        '<body><p class="by">by Dee Kay</p><p class="cost">Price: 8</p></body>'
+    extraction = extract(
+        template, '<body><p class="by">by Dee Kay</p><p class="cost">Price: 8</p></body>'
     )
     assert sorted(v for vs in extraction.fields.values() for v in vs) == ["8", "Dee Kay"]
     assert {"by", "price"} <= set(template.field_names)
@@ -157,7 +158,7 @@ def test_pages_of_another_kind_degrade_but_do_not_break() -> None:
     template = induce_template([*pages, other])
     for html in [*pages, other]:
         tree = dom.parse(html)
-        assert template.render(template.extract(tree)) == normalized_form(tree)
+        assert render(template, extract(template, tree)) == normalized_form(tree)
     clean = induce_template(pages)
     optional = sum(n.kind == "opt" for n in template.nodes)
     assert optional > sum(n.kind == "opt" for n in clean.nodes)
@@ -171,10 +172,10 @@ def test_deep_pages_do_not_recurse_without_bound() -> None:
     template = induce_template(pages)
     for html in pages:
         tree = dom.parse(html)
-        extraction = template.extract(tree)
+        extraction = extract(template, tree)
         assert extraction.matched
-        assert template.render(extraction) == normalized_form(tree)
-    assert template.extract(deep("gamma")).matched
+        assert render(template, extraction) == normalized_form(tree)
+    assert extract(template, deep("gamma")).matched
 
 
 def test_rejects_bad_arguments() -> None:
@@ -212,9 +213,9 @@ def test_inline_authors_land_in_one_field() -> None:
     template = induce_template(pages)
     for html in pages:
         tree = dom.parse(html)
-        assert template.render(template.extract(tree)) == normalized_form(tree)
-    probe = template.extract(
-        _byline_page("Emma", ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"], "3")
+        assert render(template, extract(template, tree)) == normalized_form(tree)
+    probe = extract(
+        template, _byline_page("Emma", ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"], "3")
     )
     assert probe.matched
     assert ["Jane Austen", "Eve Moss", "Al Roe", "Di Fox"] in probe.fields.values()
@@ -231,7 +232,7 @@ def test_single_author_seeds_still_extract_several() -> None:
         ]
     ]
     template = induce_template(pages)
-    probe = template.extract(_byline_page("Good Omens", ["Terry Pratchett", "Neil Gaiman"], "12"))
+    probe = extract(template, _byline_page("Good Omens", ["Terry Pratchett", "Neil Gaiman"], "12"))
     assert probe.matched and probe.score == 1.0
     assert ["Terry Pratchett", "Neil Gaiman"] in probe.fields.values()
 
@@ -243,8 +244,8 @@ def test_unlike_siblings_do_not_fold() -> None:
     ]
     template = induce_template(pages)
     assert not template.set_names
-    extraction = template.extract(
-        '<body><div class="info"><p>by Dee Kay</p><p>Price: 8</p></div></body>'
+    extraction = extract(
+        template, '<body><div class="info"><p>by Dee Kay</p><p>Price: 8</p></div></body>'
     )
     assert len([name for name, values in extraction.fields.items() if values]) == 2
 
@@ -260,12 +261,14 @@ def test_lists_that_never_vary_are_template() -> None:
         for t, s in [("Dune", "11"), ("Emma", "12"), ("Ubik", "13")]
     ]
     template = induce_template(pages)
-    extraction = template.extract(f"<body><h1>Solaris</h1>{social}{hidden.format(sku='14')}</body>")
+    extraction = extract(
+        template, f"<body><h1>Solaris</h1>{social}{hidden.format(sku='14')}</body>"
+    )
     values = sorted(v for vs in extraction.fields.values() for v in vs)
     assert values == ["14", "Solaris"]
     for html in pages:
         tree = dom.parse(html)
-        assert template.render(template.extract(tree)) == normalized_form(tree)
+        assert render(template, extract(template, tree)) == normalized_form(tree)
 
 
 def _titled_page(title: str, author: str, isbn: str) -> str:
@@ -287,7 +290,7 @@ def test_a_first_word_all_seeds_share_stays_data() -> None:
         ("Kingdom of Gardens", "Eve Moss", "9785"),
         ("The Library of Kingdoms", "Al Roe", "9786"),
     ]:
-        extraction = template.extract(_titled_page(title, author, isbn))
+        extraction = extract(template, _titled_page(title, author, isbn))
         assert extraction.matched
         values = [v for vs in extraction.fields.values() for v in vs]
         # "by " and "ISBN: " are marked off from the data; "The " is not.
@@ -305,7 +308,7 @@ def test_previous_names_follow_the_data_not_the_labels() -> None:
     ]
     first = induce_template(old)
     (title_name,) = [
-        name for name, values in first.extract(old[0]).fields.items() if values == ["Dune"]
+        name for name, values in extract(first, old[0]).fields.items() if values == ["Dune"]
     ]
     new = [
         page.replace("<h1>", "<b>New!</b><h1>")
@@ -321,7 +324,7 @@ def test_previous_names_follow_the_data_not_the_labels() -> None:
     fresh = induce_template(new)
     again = induce_template(new, previous=first)
     probe = new[0]
-    assert again.extract(probe).fields[title_name] == ["Solaris"]
+    assert extract(again, probe).fields[title_name] == ["Solaris"]
     assert sorted(again.field_names) == sorted(first.field_names)
     # Without previous=, the name comes from the new label.
-    assert fresh.extract(probe).fields.get(title_name) != ["Solaris"]
+    assert extract(fresh, probe).fields.get(title_name) != ["Solaris"]

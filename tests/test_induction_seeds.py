@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.template import Template
 
@@ -144,7 +145,7 @@ def test_every_seed_subset_extracts_each_value_whole_in_one_field(
     for number, options in CATALOG.items():
         if number in seeds:
             continue
-        extraction = template.extract(product_page(number, year=year, **options))
+        extraction = extract(template, product_page(number, year=year, **options))
         assert extraction.matched, number
         for key, value in _truth(number, year).items():
             holders = [name for name, values in extraction.fields.items() if values == [value]]
@@ -239,7 +240,7 @@ def _assert_details(template: Template, pages: list[tuple[int, bool]]) -> None:
     """Each ``(number, also)`` sections page matches, its ISBN-13 and page
     count each extracted whole into a field."""
     for number, also in pages:
-        extraction = template.extract(sections_page(number, also=also))
+        extraction = extract(template, sections_page(number, also=also))
         assert extraction.matched, number
         for value in (_truth(number, 2010)["isbn13"], str(90 + number * 13)):
             assert [value] in extraction.fields.values(), (number, value)

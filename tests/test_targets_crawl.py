@@ -17,9 +17,8 @@ from scrapy.crawler import CrawlerRunner
 
 from scrapy_wrapx import Target
 from scrapy_wrapx.demo import DemoSite
-
-from .conftest import DemoEndpoint
-from .crawling import collect_items, crawl_settings
+from tests.conftest import DemoEndpoint
+from tests.crawling import collect_items, crawl_settings
 
 
 class DemoBooksSpider(scrapy.Spider):

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract, render
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.template import TEMPLATE_VERSION, Template, normalized_form
-
-from .test_induction import book_page
+from tests.test_induction import book_page
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -28,11 +28,11 @@ def test_json_round_trip(seed: int, count: int) -> None:
     assert loaded.fingerprint == template.fingerprint
     assert loaded.field_names == template.field_names
     probe = book_page(rng)
-    a, b = template.extract(probe), loaded.extract(probe)
+    a, b = extract(template, probe), extract(loaded, probe)
     assert (a.fields, a.records, a.score) == (b.fields, b.records, b.score)
     for html in pages:
         tree = dom.parse(html)
-        assert loaded.render(loaded.extract(tree)) == normalized_form(tree)
+        assert render(loaded, extract(loaded, tree)) == normalized_form(tree)
 
 
 def test_version_and_foreign_json_are_refused() -> None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.dom import lxml_document, parse
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 
 #: A value carried on at least this share of pages by a field that matches
@@ -76,8 +77,8 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
     for page_id, url, html in rest:
         lxml_ms, _ = _timed(lxml_document, html, url, repeat=repeat)
         parse_ms, tree = _timed(parse, html, url, repeat=repeat)
-        tree_ms, ex = _timed(template.extract, tree, url, repeat=repeat)
-        total_ms, _ = _timed(template.extract, html, url, repeat=repeat)
+        tree_ms, ex = _timed(extract, template, tree, url, repeat=repeat)
+        total_ms, _ = _timed(extract, template, html, url, repeat=repeat)
         times["lxml_parse_ms"].append(lxml_ms)
         times["parse_ms"].append(parse_ms)
         times["extract_tree_ms"].append(tree_ms)
@@ -161,7 +162,7 @@ def _stability(
         fields = {
             page_id: {
                 name: [canon(v) for v in values]
-                for name, values in again.extract(html, url).fields.items()
+                for name, values in extract(again, html, url).fields.items()
             }
             for page_id, url, html in rest
         }
@@ -241,7 +242,7 @@ def fixture_list_check(books: int = 60, seeds: int = 3) -> dict[str, float]:
     found: Counter[str] = Counter()
     total: Counter[str] = Counter()
     for path in site.list_pages:
-        extraction = template.extract(site.pages[path])
+        extraction = extract(template, site.pages[path])
         rows = max(extraction.records.values(), key=len, default=[])
         for index, truth in enumerate(site.records[path]):
             have = _record_values(rows[index]) if index < len(rows) else set()

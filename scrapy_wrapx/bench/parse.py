@@ -29,8 +29,7 @@ from pathlib import Path
 import lxml.html
 
 from scrapy_wrapx import dom
-
-from ._swde import SwdeSite, load_sites
+from scrapy_wrapx.bench._swde import SwdeSite, load_sites
 
 __all__ = ["GOAL_RATIO", "SiteTiming", "main", "time_site"]
 

@@ -32,11 +32,10 @@ from lxml import etree
 
 from scrapy_wrapx import dom
 from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.bench import _adapters
+from scrapy_wrapx.bench._swde import SwdeSite, load_sites, normalize_value
+from scrapy_wrapx.bench.mutate import SEVERITIES, mutate
 from scrapy_wrapx.locate import HybridLocator, TargetReference
-
-from . import _adapters
-from ._swde import SwdeSite, load_sites, normalize_value
-from .mutate import SEVERITIES, mutate
 
 LOCATOR_METHODS = ("ssn", "ssp", "ssnp")
 THRESHOLDS = (0.5, 0.7, 0.9)

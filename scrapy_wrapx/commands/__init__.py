@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from scrapy.commands import ScrapyCommand
 from scrapy.exceptions import UsageError
 
-from ._pages import Page, load_pages
-from ._progress import Progress
+from scrapy_wrapx.commands._pages import Page, load_pages
+from scrapy_wrapx.commands._progress import Progress
+from scrapy_wrapx.extraction import extract
 
 if TYPE_CHECKING:
     import argparse
@@ -111,7 +112,7 @@ class WrapxCommand(ScrapyCommand):
         self._write(opts, template.to_json() + "\n")
 
     def _show(self, args: list[str], opts: argparse.Namespace) -> None:
-        from ._show import template_tree
+        from scrapy_wrapx.commands._show import template_tree
 
         if opts.list:
             self._write(opts, self._list_templates())
@@ -130,7 +131,7 @@ class WrapxCommand(ScrapyCommand):
         progress = Progress("extracting", len(pages))
         lines = []
         for page in pages:
-            extraction = template.extract(page.html, url=page.url)
+            extraction = extract(template, page.html, url=page.url)
             lines.append(
                 json.dumps(
                     {
@@ -149,7 +150,7 @@ class WrapxCommand(ScrapyCommand):
         self._write(opts, "".join(line + "\n" for line in lines))
 
     def _report(self, args: list[str], opts: argparse.Namespace) -> None:
-        from ._report import render_report
+        from scrapy_wrapx.commands._report import render_report
 
         if len(args) != 2:
             raise UsageError("report needs a TEMPLATE and one PAGE")

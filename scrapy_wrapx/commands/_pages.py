@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy_wrapx import dom
-
-from ._progress import Progress
+from scrapy_wrapx.commands._progress import Progress
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings

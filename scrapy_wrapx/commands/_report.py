@@ -21,6 +21,7 @@ from lxml import etree
 
 from scrapy_wrapx import dom
 from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.extraction import extract
 
 if TYPE_CHECKING:
     from scrapy_wrapx.template import Extraction, Template
@@ -97,7 +98,7 @@ def render_report(
 ) -> tuple[str, Extraction]:
     """The report page for ``page_html`` and the extraction it shows."""
     tree = dom.parse(page_html, url=url)
-    extraction = template.extract(tree, url=url)
+    extraction = extract(template, tree, url=url)
     by_value = _value_fields(extraction)
     document = tree.document
     # Collect everything first: marking changes the text() positions that

@@ -6,7 +6,7 @@ tests use the same pages as fixtures; see :mod:`.site` and :mod:`.server`.
 
 from __future__ import annotations
 
-from .server import DemoServer
-from .site import DETAIL_FIELDS, Book, DemoSite, Review, build_site
+from scrapy_wrapx.demo.server import DemoServer
+from scrapy_wrapx.demo.site import DETAIL_FIELDS, Book, DemoSite, Review, build_site
 
 __all__ = ["DETAIL_FIELDS", "Book", "DemoServer", "DemoSite", "Review", "build_site"]

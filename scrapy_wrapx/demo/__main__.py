@@ -11,7 +11,7 @@ import contextlib
 import sys
 import threading
 
-from .server import DemoServer
+from scrapy_wrapx.demo.server import DemoServer
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--books", type=int, default=30)
     args = parser.parse_args(argv)
 
-    from .site import build_site
+    from scrapy_wrapx.demo.site import build_site
 
     server = DemoServer(build_site(args.seed, books=args.books), host=args.host, port=args.port)
     with server:

@@ -19,7 +19,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .site import Book
+    from scrapy_wrapx.demo.site import Book
 
 _SITE_NAME = "Demo Books"
 

@@ -27,7 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from .site import DemoSite, build_site
+from scrapy_wrapx.demo.site import DemoSite, build_site
 
 __all__ = ["REDESIGN_PREFIX", "DemoServer", "cover_png"]
 

@@ -37,7 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from ._render import render_about, render_detail, render_home, render_list
+from scrapy_wrapx.demo._render import render_about, render_detail, render_home, render_list
 
 __all__ = [
     "BOOKS_PER_PAGE",

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .induction import WrapxInductionExtension
+from scrapy_wrapx.extensions.induction import WrapxInductionExtension
 
 __all__ = ["WrapxInductionExtension"]

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dom import TEXT, PageTree, parse
-from ..template import Blob, Elem, Extraction, FormItem, Opt, Set, Template, Text, TNode
-from ._match import Compiled, Env, Matcher
+from scrapy_wrapx.dom import TEXT, PageTree, parse
+from scrapy_wrapx.extraction._match import Compiled, Env, Matcher
+from scrapy_wrapx.template import Blob, Elem, Extraction, FormItem, Opt, Set, Template, Text, TNode
 
 __all__ = ["extract", "render"]
 
@@ -176,11 +176,11 @@ def _add(
             record[name] = value
 
 
-def render(template: Template, env: Env) -> tuple[FormItem, ...]:
-    """Run the template on an environment: the comparable form of the page
-    it came from (see :func:`scrapy_wrapx.template.normalized_form`)."""
+def render(template: Template, extraction: Extraction) -> tuple[FormItem, ...]:
+    """Run the template on an extraction's environment: the comparable form
+    of the page it came from (see :func:`scrapy_wrapx.template.normalized_form`)."""
     out: list[FormItem] = []
-    _render_items([template.root], env, 0, out)
+    _render_items([template.root], extraction.data, 0, out)
     return tuple(out)
 
 

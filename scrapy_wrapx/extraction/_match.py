@@ -32,9 +32,9 @@ from typing import Any
 
 from lxml import etree
 
-from ..dom import TEXT, Node, PageTree
-from ..template import Blob, Elem, Opt, Set, Template, Text, TNode, node_form
-from ._plan import GREEDY, TAGS, First, first, plan_of
+from scrapy_wrapx.dom import TEXT, Node, PageTree
+from scrapy_wrapx.extraction._plan import GREEDY, TAGS, First, first, plan_of
+from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode, node_form
 
 Env = dict[int, Any]
 

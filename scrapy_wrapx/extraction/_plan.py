@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..template import Elem, Opt, Set, Text, TNode
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
 
 #: Plans: position by position; one greedy pass; general search.
 TAGS, GREEDY, SEARCH = 0, 1, 2

@@ -26,9 +26,15 @@ element, so all the names land in one field; the separators are marked
 
 from __future__ import annotations
 
-from ..template import Elem, Opt, Set, Text, TNode
-from ._instance import content_sig, dice, opening_label, refresh, template_features
-from ._merge import PEER_THRESHOLD, merge_hedges, optional
+from scrapy_wrapx.induction._instance import (
+    content_sig,
+    dice,
+    opening_label,
+    refresh,
+    template_features,
+)
+from scrapy_wrapx.induction._merge import PEER_THRESHOLD, merge_hedges, optional
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
 
 #: Longest generalized node (number of adjacent siblings in one record).
 MAX_PERIOD = 3

@@ -19,13 +19,13 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from ..dom import PageTree, parse
-from ..template import Elem, Opt, Set, Template, Text, TNode, iter_nodes
-from ._instance import Info, instance, refresh, template_texts
-from ._merge import merge_hedges, merge_nodes
-from ._naming import name_fields
-from ._rename import keep_names
-from ._tokens import derive_parts
+from scrapy_wrapx.dom import PageTree, parse
+from scrapy_wrapx.induction._instance import Info, instance, refresh, template_texts
+from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes
+from scrapy_wrapx.induction._naming import name_fields
+from scrapy_wrapx.induction._rename import keep_names
+from scrapy_wrapx.induction._tokens import derive_parts
+from scrapy_wrapx.template import Elem, Opt, Set, Template, Text, TNode, iter_nodes
 
 #: Most seed pages one template is induced from.
 MAX_SEEDS = 20

@@ -27,8 +27,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dom import TEXT, PageTree
-from ..template import Blob, Elem, Opt, Set, Text, TNode
+from scrapy_wrapx.dom import TEXT, PageTree
+from scrapy_wrapx.template import Blob, Elem, Opt, Set, Text, TNode
 
 #: Nodes deeper than this become a :class:`~scrapy_wrapx.template.Blob`:
 #: templates stay shallow enough for the recursive matcher on any page.
@@ -190,7 +190,7 @@ def instance(tree: PageTree, template: frozenset[str]) -> Elem:
     """The fully fixed template of one page (no recursion; children are
     finished before their parent, so each node's profile can be built from
     theirs, and folding of repeats (:mod:`._fold`) runs on the way up)."""
-    from ._fold import fold_children
+    from scrapy_wrapx.induction._fold import fold_children
 
     made: dict[int, TNode] = {}
     nodes = tree.nodes

@@ -34,8 +34,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..template import Blob, Elem, Opt, Set, Text, TNode
-from ._instance import MAX_SAMPLES, Info, dice, label_only, refresh, template_features
+from scrapy_wrapx.induction._instance import (
+    MAX_SAMPLES,
+    Info,
+    dice,
+    label_only,
+    refresh,
+    template_features,
+)
+from scrapy_wrapx.template import Blob, Elem, Opt, Set, Text, TNode
 
 #: Minimum profile overlap (Dice) for two elements to be peers.
 PEER_THRESHOLD = 0.5

@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
+from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
 
 LABEL_REACH = 1
 #: Attributes whose variant values are data fields (the rest vary, but are

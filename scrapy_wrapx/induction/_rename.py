@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from ..dom import PageTree
-from ..template import Elem, Template, Text
+from scrapy_wrapx.dom import PageTree
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.template import Elem, Template, Text
 
 #: Share of a new field's non-empty pages on which an old field must hold
 #: the very same values for the old name to carry over.
@@ -30,8 +31,8 @@ def keep_names(template: Template, previous: Template, trees: Sequence[PageTree]
     pairs: Counter[tuple[str, str]] = Counter()
     present: Counter[str] = Counter()
     for tree in trees:
-        new_fields = template.extract(tree).fields
-        old_fields = previous.extract(tree).fields
+        new_fields = extract(template, tree).fields
+        old_fields = extract(previous, tree).fields
         by_values: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for name, values in old_fields.items():
             if values:

@@ -10,9 +10,9 @@ verify-then-relocate policy of the targets middleware.
 
 from __future__ import annotations
 
-from .locator import Candidate, HybridLocator, Resolution
-from .mapping import ArrayTree, map_trees, mapping_cost
-from .reference import TargetReference
+from scrapy_wrapx.locate.locator import Candidate, HybridLocator, Resolution
+from scrapy_wrapx.locate.mapping import ArrayTree, map_trees, mapping_cost
+from scrapy_wrapx.locate.reference import TargetReference
 
 __all__ = [
     "ArrayTree",

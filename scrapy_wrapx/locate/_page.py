@@ -13,9 +13,9 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from typing import Any
 
-from ..dom import Node, PageTree, parse
-from .mapping import ArrayTree
-from .paths import PathFeatures
+from scrapy_wrapx.dom import Node, PageTree, parse
+from scrapy_wrapx.locate.mapping import ArrayTree
+from scrapy_wrapx.locate.paths import PathFeatures
 
 __all__ = ["PageIndex", "leaf_label", "page_index", "to_tree"]
 

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 from lxml import etree
 from parsel.csstranslator import HTMLTranslator
 
-from .._text import fold_whitespace
+from scrapy_wrapx._text import fold_whitespace
 
 if TYPE_CHECKING:
-    from ..dom import Node, PageTree
+    from scrapy_wrapx.dom import Node, PageTree
 
 __all__ = ["Pick", "evaluate", "output_of", "to_xpath"]
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import zss
 
 if TYPE_CHECKING:
-    from .mapping import ArrayTree
+    from scrapy_wrapx.locate.mapping import ArrayTree
 
 _VIRTUAL = object()
 

@@ -17,12 +17,12 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from .._text import fold_whitespace
-from ._page import PageIndex, page_index, tag_path_below, to_tree
-from ._select import Pick, evaluate, output_of
-from .confidence import Evidence, probability, shape_similarity
-from .mapping import POCKET_LIMIT, ArrayTree, map_trees
-from .neighbour import (
+from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.locate._page import PageIndex, page_index, tag_path_below, to_tree
+from scrapy_wrapx.locate._select import Pick, evaluate, output_of
+from scrapy_wrapx.locate.confidence import Evidence, probability, shape_similarity
+from scrapy_wrapx.locate.mapping import POCKET_LIMIT, ArrayTree, map_trees
+from scrapy_wrapx.locate.neighbour import (
     STRONG,
     WEAK,
     Vote,
@@ -31,11 +31,11 @@ from .neighbour import (
     unchanged_pairs,
     votes,
 )
-from .paths import path_score
-from .reference import Target, TargetReference, build_reference
+from scrapy_wrapx.locate.paths import path_score
+from scrapy_wrapx.locate.reference import Target, TargetReference, build_reference
 
 if TYPE_CHECKING:
-    from ..dom import Node, PageTree
+    from scrapy_wrapx.dom import Node, PageTree
 
 __all__ = ["Candidate", "HybridLocator", "Method", "Resolution"]
 

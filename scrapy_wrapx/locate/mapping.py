@@ -351,6 +351,6 @@ def _exact(
     size_b = sum(b.end[node] - node + 1 for node in run_b)
     if size_a * size_b > limit:
         return []
-    from ._zhang_shasha import forest_mapping
+    from scrapy_wrapx.locate._zhang_shasha import forest_mapping
 
     return forest_mapping(a, run_a, b, run_b)

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ._page import PageIndex
-    from .mapping import ArrayTree
-    from .reference import Target
+    from scrapy_wrapx.locate._page import PageIndex
+    from scrapy_wrapx.locate.mapping import ArrayTree
+    from scrapy_wrapx.locate.reference import Target
 
 __all__ = [
     "LANDING",

@@ -27,10 +27,10 @@ from urllib.parse import urlsplit
 
 from rapidfuzz.distance import Levenshtein
 
-from ..dom import TEXT
+from scrapy_wrapx.dom import TEXT
 
 if TYPE_CHECKING:
-    from ..dom import Node
+    from scrapy_wrapx.dom import Node
 
 __all__ = [
     "PathFeatures",

@@ -18,14 +18,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scrapy_wrapx._versioned import load_versioned
-
-from ._page import PageIndex, leaf_label, tag_path_below
-from .mapping import ArrayTree
-from .paths import PathFeatures
+from scrapy_wrapx.locate._page import PageIndex, leaf_label, tag_path_below
+from scrapy_wrapx.locate.mapping import ArrayTree
+from scrapy_wrapx.locate.paths import PathFeatures
 
 if TYPE_CHECKING:
-    from ..dom import Node, PageTree
-    from ._select import Pick
+    from scrapy_wrapx.dom import Node, PageTree
+    from scrapy_wrapx.locate._select import Pick
 
 __all__ = ["FORMAT", "VERSION", "Target", "TargetReference", "build_reference"]
 
@@ -184,7 +183,7 @@ def build_reference(
             kind = "text"
         else:
             kind = "element"
-        from ._select import output_of
+        from scrapy_wrapx.locate._select import output_of
 
         _, value = output_of(tree, pick.node, pick.attribute)
         triples = tuple(_triple(page, leaf, node) for node in kept)

@@ -36,6 +36,7 @@ from scrapy_wrapx._responses import is_html, response_tree
 from scrapy_wrapx._settings import wrapx_setting
 from scrapy_wrapx._templates import KINDS, SEEDS, TemplateCache, TemplateRecord, seeds_key
 from scrapy_wrapx._workerpool import WorkerPage, WorkerUnavailable, crawler_workers
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.kinds import (
     KindIndex,
     PageKind,
@@ -365,7 +366,7 @@ class WrapxSeedsMiddleware:
                     )
                 except WorkerUnavailable:
                     try:
-                        extraction = record.template.extract(response_tree(response), url=url)
+                        extraction = extract(record.template, response_tree(response), url=url)
                     except ValueError as exc:
                         return self._unparsable(response, exc)
             output = self.pipeline.process_extraction(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import WrapxStore, decode_record, encode_record
-from .sqlite import SqliteStore
+from scrapy_wrapx.store.base import WrapxStore, decode_record, encode_record
+from scrapy_wrapx.store.sqlite import SqliteStore
 
 __all__ = ["SqliteStore", "WrapxStore", "decode_record", "encode_record"]

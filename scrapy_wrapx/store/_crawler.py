@@ -9,8 +9,7 @@ from scrapy import signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
 from scrapy_wrapx._settings import wrapx_setting
-
-from .base import WrapxStore
+from scrapy_wrapx.store.base import WrapxStore
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .base import WrapxStore, decode_record, encode_record
+from scrapy_wrapx.store.base import WrapxStore, decode_record, encode_record
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import WrapxStore, decode_record, encode_record
+from scrapy_wrapx.store.base import WrapxStore, decode_record, encode_record
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
