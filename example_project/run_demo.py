@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.demo import DemoServer, DemoSite, build_site
 from scrapy_wrapx.demo.server import REDESIGN_PREFIX
+from scrapy_wrapx.dom import fold_whitespace
 
 PROJECT_DIR = Path(__file__).resolve().parent
 DEFAULT_OUTPUT_DIR = PROJECT_DIR / "output"

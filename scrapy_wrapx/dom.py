@@ -656,3 +656,15 @@ def _mark_repeats(nodes: Sequence[Node]) -> None:
         node._sequential = node._repeat is not None or (
             parent is not None and bool(parent._sequential)
         )
+
+
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
+def fold_whitespace(text: str) -> str:
+    """Collapse runs of whitespace (including non-breaking spaces) and trim.
+
+    Pages put the same value in differently spaced markup; comparing folded
+    text is what makes "the same value" mean the same thing everywhere.
+    """
+    return _WHITESPACE_RUN.sub(" ", text.replace("\xa0", " ")).strip()

@@ -39,9 +39,15 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 
-from scrapy_wrapx._templates import PENDING, SEEDS, TemplateCache, TemplateRecord, seeds_key
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.signals import page_extracted, seed_collected
+from scrapy_wrapx.unsupervised.templates import (
+    PENDING,
+    SEEDS,
+    TemplateCache,
+    TemplateRecord,
+    seeds_key,
+)
 
 if TYPE_CHECKING:
     from scrapy.statscollectors import StatsCollector

@@ -1,12 +1,17 @@
 """Default values of every ``WRAPX_*`` setting.
 
-Components read a setting with :func:`scrapy_wrapx._settings.wrapx_setting`,
+Components read a setting with :func:`scrapy_wrapx.settings.wrapx_setting`,
 which falls back on these defaults (and converts values by their type), so
 each one works when enabled alone, without the add-on. Settings are grouped
 by area, the ``*_ENABLED`` flag first in each group.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
 
 # Store --------------------------------------------------------------------
 
@@ -93,3 +98,25 @@ WRAPX_ITEMS_TEMPLATE_POLL = 2.0
 #: own process keeps downloading (0: all of it in the crawl's process).
 #: A worker that fails hands its pages back to the crawl's process.
 WRAPX_ITEMS_WORKERS = 1
+
+
+# Reading them ----------------------------------------------------------------
+
+
+def wrapx_setting(settings: BaseSettings, name: str) -> Any:
+    """The value of ``name`` in ``settings``, or its documented default."""
+    if not name.startswith("WRAPX_"):
+        raise ValueError(f"Unknown scrapy-wrapx setting: {name!r}")
+    try:
+        default = globals()[name]
+    except KeyError:
+        raise ValueError(f"Unknown scrapy-wrapx setting: {name!r}") from None
+    if isinstance(default, bool):
+        return settings.getbool(name, default)
+    if isinstance(default, int):
+        return settings.getint(name, default)
+    if isinstance(default, float):
+        return settings.getfloat(name, default)
+    if isinstance(default, list):
+        return settings.getlist(name, default)
+    return settings.get(name, default)

@@ -17,7 +17,7 @@ seed_collected = object()
 
 #: Sent when a template is ready for a kind: induced here, or found in the
 #: store (induced by another process). Arguments: ``kind_key``, ``record``
-#: (a :class:`scrapy_wrapx._templates.TemplateRecord`), ``spider``.
+#: (a :class:`scrapy_wrapx.unsupervised.templates.TemplateRecord`), ``spider``.
 template_ready = object()
 
 #: Sent after a page was extracted with its kind's template. Arguments:

@@ -11,9 +11,9 @@ from typing import Any
 import parsel
 import pytest
 
-from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.demo import DETAIL_FIELDS, DemoSite, build_site
 from scrapy_wrapx.demo.server import DemoServer, cover_png
+from scrapy_wrapx.dom import fold_whitespace
 
 
 def _texts(html: str) -> list[str]:

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_wrapx import dom
-from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.demo import build_site
 from scrapy_wrapx.demo.server import cover_png
+from scrapy_wrapx.dom import fold_whitespace
 
 # --------------------------------------------------------------------------
 # Round trip checks shared by the fixture pages and the generated ones.

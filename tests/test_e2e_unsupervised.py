@@ -27,13 +27,19 @@ from scrapy.crawler import Crawler, CrawlerRunner
 from scrapy.http import HtmlResponse
 from twisted.internet import reactor
 
-from scrapy_wrapx._templates import CLAIMS, SEEDS, TemplateRecord, save_template, seeds_key
-from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.bench.induce import canon
 from scrapy_wrapx.demo import DemoSite
+from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.extensions.induction import induce_from_pages
 from scrapy_wrapx.signals import page_captured, seed_collected
 from scrapy_wrapx.store.sqlite import SqliteStore
+from scrapy_wrapx.unsupervised.templates import (
+    CLAIMS,
+    SEEDS,
+    TemplateRecord,
+    save_template,
+    seeds_key,
+)
 from tests.conftest import DemoEndpoint
 from tests.crawling import collect_items, crawl_settings
 

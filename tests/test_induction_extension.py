@@ -15,7 +15,10 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from scrapy_wrapx._templates import (
+from scrapy_wrapx.extensions import WrapxInductionExtension
+from scrapy_wrapx.extensions.induction import induce_from_pages
+from scrapy_wrapx.signals import template_ready
+from scrapy_wrapx.unsupervised.templates import (
     CLAIMS,
     PENDING,
     SEEDS,
@@ -24,9 +27,6 @@ from scrapy_wrapx._templates import (
     save_template,
     seeds_key,
 )
-from scrapy_wrapx.extensions import WrapxInductionExtension
-from scrapy_wrapx.extensions.induction import induce_from_pages
-from scrapy_wrapx.signals import template_ready
 
 KIND = "shop.test/book-abc123"
 

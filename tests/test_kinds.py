@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_wrapx.demo import build_site
-from scrapy_wrapx.kinds import (
+from scrapy_wrapx.unsupervised.kinds import (
     KindIndex,
     PageKind,
     domain_of,

@@ -13,7 +13,11 @@ from typing import Any
 import pytest
 import pytest_twisted
 
-from scrapy_wrapx._pageworker import (
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.template import Template
+from scrapy_wrapx.unsupervised.kinds import structure_paths
+from scrapy_wrapx.workers.pool import WorkerPool, WorkerUnavailable
+from scrapy_wrapx.workers.worker import (
     PATH_NUMBERS,
     FrameDecoder,
     PageWorker,
@@ -22,10 +26,6 @@ from scrapy_wrapx._pageworker import (
     extraction_to_dict,
     induce_pages,
 )
-from scrapy_wrapx._workerpool import WorkerPool, WorkerUnavailable
-from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.kinds import structure_paths
-from scrapy_wrapx.template import Template
 
 
 def _book(title: str, price: str, extra: str = "") -> str:

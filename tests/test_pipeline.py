@@ -11,11 +11,17 @@ import pytest
 import scrapy
 
 from scrapy_wrapx import dom
-from scrapy_wrapx._templates import PENDING, SEEDS, TemplateCache, TemplateRecord, seeds_key
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.pipelines import VariantPipeline, build_item
 from scrapy_wrapx.store import SqliteStore
 from scrapy_wrapx.template import Extraction
+from scrapy_wrapx.unsupervised.templates import (
+    PENDING,
+    SEEDS,
+    TemplateCache,
+    TemplateRecord,
+    seeds_key,
+)
 
 KIND = "shop.test/book-abc123"
 

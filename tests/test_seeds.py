@@ -12,13 +12,13 @@ from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from scrapy_wrapx._templates import KINDS, PENDING, SEEDS, seeds_key
 from scrapy_wrapx.middlewares.seeds import (
     CAPTURE_META,
     WrapxCaptureMiddleware,
     WrapxSeedsMiddleware,
 )
 from scrapy_wrapx.signals import seed_collected
+from scrapy_wrapx.unsupervised.templates import KINDS, PENDING, SEEDS, seeds_key
 
 
 class _Spider(Spider):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scrapy_wrapx.repair import TargetState, generalize_xpaths
+from scrapy_wrapx.locate.repair import TargetState, generalize_xpaths
 from scrapy_wrapx.targets import Target, parse_targets
 
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.dom import fold_whitespace
 
 if TYPE_CHECKING:
     from scrapy_wrapx.bench.relocate import SiteTarget

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.dom import fold_whitespace
 
 _BASE_LINE = re.compile(r'^\s*<base href="([^"]*)"\s*/?>\s*$', re.IGNORECASE)
 

@@ -37,9 +37,9 @@ import time
 from collections.abc import Sequence
 
 from scrapy_wrapx import dom
-from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.bench.mutate import SEVERITIES, mutate
 from scrapy_wrapx.demo.site import DETAIL_FIELDS, DemoSite, build_site
+from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.locate import HybridLocator, TargetReference
 from scrapy_wrapx.locate import confidence as model
 

@@ -352,8 +352,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _seed_urls(store_path: Path) -> set[str]:
-    from scrapy_wrapx._templates import TEMPLATES, load_template
     from scrapy_wrapx.store import SqliteStore
+    from scrapy_wrapx.unsupervised.templates import TEMPLATES, load_template
 
     store = SqliteStore(store_path)
     try:

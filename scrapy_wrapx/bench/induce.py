@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scrapy_wrapx._text import fold_whitespace
-from scrapy_wrapx.dom import lxml_document, parse
+from scrapy_wrapx.dom import fold_whitespace, lxml_document, parse
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 

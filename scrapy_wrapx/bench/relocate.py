@@ -31,10 +31,10 @@ from typing import Any
 from lxml import etree
 
 from scrapy_wrapx import dom
-from scrapy_wrapx._text import fold_whitespace
 from scrapy_wrapx.bench import _adapters
 from scrapy_wrapx.bench._swde import SwdeSite, load_sites, normalize_value
 from scrapy_wrapx.bench.mutate import SEVERITIES, mutate
+from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.locate import HybridLocator, TargetReference
 
 LOCATOR_METHODS = ("ssn", "ssp", "ssnp")

@@ -175,7 +175,7 @@ class WrapxCommand(ScrapyCommand):
         from scrapy.crawler import Crawler
         from scrapy.utils.misc import build_from_crawler, load_object
 
-        from scrapy_wrapx._settings import wrapx_setting
+        from scrapy_wrapx.settings import wrapx_setting
 
         assert self.settings is not None
         path = wrapx_setting(self.settings, "WRAPX_STORE")
@@ -184,8 +184,8 @@ class WrapxCommand(ScrapyCommand):
         return build_from_crawler(store_cls, crawler)
 
     def _template(self, spec: str) -> Template:
-        from scrapy_wrapx._templates import load_template
         from scrapy_wrapx.template import Template
+        from scrapy_wrapx.unsupervised.templates import load_template
 
         if spec.startswith("store:"):
             store = self._store()
@@ -209,7 +209,7 @@ class WrapxCommand(ScrapyCommand):
         return Template.from_json(text)
 
     def _list_templates(self) -> str:
-        from scrapy_wrapx._templates import TEMPLATES, load_template
+        from scrapy_wrapx.unsupervised.templates import TEMPLATES, load_template
 
         store = self._store()
         try:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from lxml import etree
 
 from scrapy_wrapx import dom
-from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.extraction import extract
 
 if TYPE_CHECKING:

@@ -45,9 +45,12 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task, threads
 
-from scrapy_wrapx._pageworker import induce_pages, is_seed_page
-from scrapy_wrapx._settings import wrapx_setting
-from scrapy_wrapx._templates import (
+from scrapy_wrapx.induction import MAX_SEEDS
+from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
+from scrapy_wrapx.store._crawler import crawler_store
+from scrapy_wrapx.unsupervised.kinds import KindIndex, PageKind, domain_of, kind_domain
+from scrapy_wrapx.unsupervised.templates import (
     CLAIMS,
     KINDS,
     PENDING,
@@ -57,11 +60,8 @@ from scrapy_wrapx._templates import (
     save_template,
     seeds_key,
 )
-from scrapy_wrapx._workerpool import WorkerUnavailable, running_workers
-from scrapy_wrapx.induction import MAX_SEEDS
-from scrapy_wrapx.kinds import KindIndex, PageKind, domain_of, kind_domain
-from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
-from scrapy_wrapx.store._crawler import crawler_store
+from scrapy_wrapx.workers.pool import WorkerUnavailable, running_workers
+from scrapy_wrapx.workers.worker import induce_pages, is_seed_page
 
 if TYPE_CHECKING:
     from scrapy import Spider

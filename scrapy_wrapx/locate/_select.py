@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 from parsel.csstranslator import HTMLTranslator
 
-from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.dom import fold_whitespace
 
 if TYPE_CHECKING:
     from scrapy_wrapx.dom import Node, PageTree

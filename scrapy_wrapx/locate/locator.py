@@ -17,7 +17,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from scrapy_wrapx._text import fold_whitespace
+from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.locate._page import PageIndex, page_index, tag_path_below, to_tree
 from scrapy_wrapx.locate._select import Pick, evaluate, output_of
 from scrapy_wrapx.locate.confidence import Evidence, probability, shape_similarity

@@ -8,7 +8,7 @@ so it measures decompressed bodies, and after redirects, so it sees final
 responses only. It marks its decision in ``request.meta["wrapx_capture"]``.
 
 :class:`WrapxSeedsMiddleware` (a spider middleware) routes each captured
-page to its page kind (:mod:`scrapy_wrapx.kinds`), stores the first
+page to its page kind (:mod:`scrapy_wrapx.unsupervised.kinds`), stores the first
 ``WRAPX_SEED_PAGES`` pages of a kind as its seeds (the induction extension
 induces the kind's template from them), and runs the variant-data pipeline
 (:mod:`scrapy_wrapx.pipelines`), yielding its items after the spider's own
@@ -32,12 +32,13 @@ from scrapy.http import TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.misc import load_object
 
-from scrapy_wrapx._responses import is_html, response_tree
-from scrapy_wrapx._settings import wrapx_setting
-from scrapy_wrapx._templates import KINDS, SEEDS, TemplateCache, TemplateRecord, seeds_key
-from scrapy_wrapx._workerpool import WorkerPage, WorkerUnavailable, crawler_workers
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.kinds import (
+from scrapy_wrapx.middlewares._responses import is_html, response_tree
+from scrapy_wrapx.pipelines import BufferedBatch, VariantPipeline
+from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.signals import page_captured, seed_collected, template_ready
+from scrapy_wrapx.store._crawler import crawler_store
+from scrapy_wrapx.unsupervised.kinds import (
     KindIndex,
     PageKind,
     PageSignature,
@@ -47,9 +48,14 @@ from scrapy_wrapx.kinds import (
     page_signature,
     url_pattern,
 )
-from scrapy_wrapx.pipelines import BufferedBatch, VariantPipeline
-from scrapy_wrapx.signals import page_captured, seed_collected, template_ready
-from scrapy_wrapx.store._crawler import crawler_store
+from scrapy_wrapx.unsupervised.templates import (
+    KINDS,
+    SEEDS,
+    TemplateCache,
+    TemplateRecord,
+    seeds_key,
+)
+from scrapy_wrapx.workers.pool import WorkerPage, WorkerUnavailable, crawler_workers
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -59,9 +65,9 @@ if TYPE_CHECKING:
     from twisted.python.failure import Failure
     from typing_extensions import Self
 
-    from scrapy_wrapx._workerpool import WorkerPool
     from scrapy_wrapx.store import WrapxStore
     from scrapy_wrapx.template import Extraction
+    from scrapy_wrapx.workers.pool import WorkerPool
 
 logger = logging.getLogger(__name__)
 

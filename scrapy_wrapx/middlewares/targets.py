@@ -26,10 +26,10 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.defer import deferred_from_coro
 
 from scrapy_wrapx import dom
-from scrapy_wrapx._responses import is_html, response_tree
-from scrapy_wrapx._settings import wrapx_setting
 from scrapy_wrapx.locate import HybridLocator, Resolution, TargetReference
-from scrapy_wrapx.repair import TargetState
+from scrapy_wrapx.locate.repair import TargetState
+from scrapy_wrapx.middlewares._responses import is_html, response_tree
+from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.targets import Target, parse_targets
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from scrapy import signals
 from scrapy.utils.misc import build_from_crawler, load_object
 
-from scrapy_wrapx._settings import wrapx_setting
+from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.store.base import WrapxStore
 
 if TYPE_CHECKING:

@@ -52,7 +52,7 @@ class RedisStore(WrapxStore):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RedisStore:
         """Connect to ``WRAPX_STORE_REDIS_URL`` with ``WRAPX_STORE_REDIS_PREFIX``."""
-        from scrapy_wrapx._settings import wrapx_setting
+        from scrapy_wrapx.settings import wrapx_setting
 
         settings = crawler.settings
         return cls(

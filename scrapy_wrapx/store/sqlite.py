@@ -60,7 +60,7 @@ class SqliteStore(WrapxStore):
         """Open ``WRAPX_STORE_SQLITE_PATH`` in the project's data directory."""
         from scrapy.utils.project import data_path
 
-        from scrapy_wrapx._settings import wrapx_setting
+        from scrapy_wrapx.settings import wrapx_setting
 
         path = wrapx_setting(crawler.settings, "WRAPX_STORE_SQLITE_PATH")
         return cls(data_path(path))

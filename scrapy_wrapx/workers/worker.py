@@ -5,7 +5,7 @@ thread; the per-page work of the unsupervised mode (parsing the page tree,
 extracting with the kind's template, inducing templates) is pure CPU over
 plain data, so it runs here, on another core, while the reactor goes on
 downloading (``WRAPX_ITEMS_WORKERS``; the Scrapy side is
-:mod:`scrapy_wrapx._workerpool`). Run as ``python -m scrapy_wrapx._pageworker``:
+:mod:`scrapy_wrapx.workers.pool`). Run as ``python -m scrapy_wrapx.workers.worker``:
 it answers requests on stdin with replies on stdout until stdin closes.
 
 **Messages** are frames: two big-endian 32-bit lengths, a JSON header and a
@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.kinds import structure_paths
+from scrapy_wrapx.unsupervised.kinds import structure_paths
 
 if TYPE_CHECKING:
     from scrapy_wrapx.template import Extraction, Template

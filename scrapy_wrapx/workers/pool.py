@@ -4,7 +4,7 @@ The reactor thread of a crawl is Scrapy's bottleneck: downloading,
 scheduling and the spider's own parsing already keep it busy, and in one
 process Python runs one thread at a time. So the unsupervised mode hands its
 per-page CPU work — the page tree, extraction, induction — to
-``WRAPX_ITEMS_WORKERS`` worker processes (:mod:`scrapy_wrapx._pageworker`)
+``WRAPX_ITEMS_WORKERS`` worker processes (:mod:`scrapy_wrapx.workers.worker`)
 and awaits the replies, while the crawl goes on. The workers are spawned with
 :meth:`reactor.spawnProcess <twisted.internet.interfaces.IReactorProcess.spawnProcess>`,
 so the reactor writes requests and reads replies without blocking and
@@ -40,13 +40,13 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import abstract, defer, error, main, protocol
 from twisted.python import failure
 
-from scrapy_wrapx._pageworker import (
+from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.workers.worker import (
     PATH_NUMBERS,
     FrameDecoder,
     encode_frame,
     extraction_from_dict,
 )
-from scrapy_wrapx._settings import wrapx_setting
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -259,7 +259,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
 
 class WorkerPool:
-    """``size`` page workers (:mod:`scrapy_wrapx._pageworker`), each request
+    """``size`` page workers (:mod:`scrapy_wrapx.workers.worker`), each request
     going to the one with the fewest requests waiting.
 
     The methods return Deferreds; every failure other than a page that
@@ -283,9 +283,9 @@ class WorkerPool:
             raise WorkerUnavailable("No Python executable to run page workers with")
         env = dict(os.environ)
         # The workers import this very package, wherever it was imported from.
-        root = str(Path(__file__).resolve().parent.parent)
+        root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        args = [sys.executable, "-m", "scrapy_wrapx._pageworker"]
+        args = [sys.executable, "-m", "scrapy_wrapx.workers.worker"]
         for number in range(self.size):
             worker = _WorkerProtocol(self, number)
             worker.spawn(sys.executable, args, env)
