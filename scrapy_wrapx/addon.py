@@ -33,18 +33,19 @@ INDUCTION_EXTENSION_ORDER = 500
 
 
 class Addon:
-    """The scrapy-wrapx add-on (Scrapy ``ADDONS`` setting)."""
+    """The scrapy-wrapx add-on (Scrapy ``ADDONS`` setting). A component the
+    project already lists keeps the project's order."""
 
     def update_settings(self, settings: BaseSettings) -> None:
-        settings.set_in_component_priority_dict(
+        settings.setdefault_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", WrapxTargetsMiddleware, TARGETS_MIDDLEWARE_ORDER
         )
-        settings.set_in_component_priority_dict(
+        settings.setdefault_in_component_priority_dict(
             "DOWNLOADER_MIDDLEWARES", WrapxCaptureMiddleware, CAPTURE_MIDDLEWARE_ORDER
         )
-        settings.set_in_component_priority_dict(
+        settings.setdefault_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", WrapxSeedsMiddleware, SEEDS_MIDDLEWARE_ORDER
         )
-        settings.set_in_component_priority_dict(
+        settings.setdefault_in_component_priority_dict(
             "EXTENSIONS", WrapxInductionExtension, INDUCTION_EXTENSION_ORDER
         )

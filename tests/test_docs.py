@@ -28,7 +28,10 @@ STATS_MODULES = {
     "scrapy_wrapx/middlewares/targets.py": "wrapx/targets/",
     "scrapy_wrapx/extensions/induction.py": "wrapx/induction/",
     "scrapy_wrapx/middlewares/seeds.py": "wrapx/",
-    "scrapy_wrapx/pipelines.py": "wrapx/",
+    **{
+        f"scrapy_wrapx/unsupervised/{name}.py": "wrapx/"
+        for name in ("items", "pages", "routing", "seeds", "state")
+    },
 }
 _COUNT = re.compile(r"^(wrapx/)?([a-z_]+/)*[a-z_]+_count/?$")
 _DOCUMENTED_STAT = re.compile(r"``(wrapx/[a-z_/]+_count)(?:\[?/<[a-z]+>\]?)?``")

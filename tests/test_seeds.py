@@ -12,12 +12,9 @@ from scrapy.http import HtmlResponse, Response, TextResponse
 from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
-from scrapy_wrapx.middlewares.seeds import (
-    CAPTURE_META,
-    WrapxCaptureMiddleware,
-    WrapxSeedsMiddleware,
-)
+from scrapy_wrapx.middlewares.seeds import WrapxCaptureMiddleware, WrapxSeedsMiddleware
 from scrapy_wrapx.signals import seed_collected
+from scrapy_wrapx.unsupervised.capture import CAPTURE_META
 from scrapy_wrapx.unsupervised.templates import KINDS, PENDING, SEEDS, seeds_key
 
 
@@ -130,8 +127,7 @@ def test_routes_pages_collects_seeds_and_buffers(tmp_path: Path) -> None:
     for n in range(2):
         url = f"http://shop.test/list/page-{n}.html"
         list(mw.process_spider_output(_html(url, _list(n + 3)), iter([])))
-    store = mw.store
-    assert store is not None
+    store = mw.state.store
     kinds = store.get_list(KINDS, "shop.test")
     assert sorted(k["url_pattern"] for k in kinds) == ["/book/*.html", "/list/page-*.html"]
     book = next(k for k in kinds if k["url_pattern"] == "/book/*.html")
@@ -147,8 +143,10 @@ def test_processes_sharing_a_store_agree_on_kinds(tmp_path: Path) -> None:
     list(first.process_spider_output(_html("http://shop.test/book/1.html", _book(1)), iter([])))
     _, second, _ = _opened(tmp_path)
     list(second.process_spider_output(_html("http://shop.test/book/2.html", _book(2)), iter([])))
-    assert [k.key for k in first.index.kinds()] == [k.key for k in second.index.kinds()]
-    assert second.stats.get_value("wrapx/kinds/created_count") is None
+    assert [k.key for k in first.state.router.index.kinds()] == [
+        k.key for k in second.state.router.index.kinds()
+    ]
+    assert second.crawler.stats.get_value("wrapx/kinds/created_count") is None
 
 
 def test_without_the_capture_middleware_non_html_is_ignored(tmp_path: Path) -> None:
@@ -161,4 +159,4 @@ def test_without_the_capture_middleware_non_html_is_ignored(tmp_path: Path) -> N
         request=Request("http://shop.test/f.json"),
     )
     assert list(mw.process_spider_output(response, iter([1]))) == [1]
-    assert mw.store is not None and mw.store.keys(KINDS) == []
+    assert mw.state.store.keys(KINDS) == []

@@ -104,7 +104,6 @@ class WrapxInductionExtension:
             raise NotConfigured(
                 f"WRAPX_INDUCTION_REINDUCE_SHARE must be in (0, 1], not {self.share!r}"
             )
-        self.store: WrapxStore | None = None
         #: (kind key, version) -> start time, for inductions running here.
         self.running: dict[tuple[str, int], float] = {}
         #: (kind key, version) whose induction this process tried already.
@@ -132,7 +131,7 @@ class WrapxInductionExtension:
         return cls(crawler)
 
     def spider_opened(self, spider: Spider) -> None:
-        self.store = crawler_store(self.crawler)
+        self.store: WrapxStore = crawler_store(self.crawler)
 
     def spider_closed(self, spider: Spider) -> None:
         for loop in (self._progress, self._awaiting):
@@ -163,7 +162,6 @@ class WrapxInductionExtension:
         failed = outcomes.count(False) / len(outcomes)
         if failed < self.share:
             return
-        assert self.store is not None
         fresh = self.store.list_length(SEEDS, seeds_key(kind_key, version + 1))
         if fresh >= self.seed_pages:
             self.start(kind_key, version + 1, failed_share=failed)
@@ -171,7 +169,6 @@ class WrapxInductionExtension:
     def spider_idle(self, spider: Spider) -> None:
         """Induce leftovers, and keep the spider open while inductions run,
         here or in another process."""
-        assert self.store is not None
         for kind_key in self.store.keys(PENDING):
             if (kind_key, 1) in self.attempted or load_template(self.store, kind_key):
                 continue
@@ -204,7 +201,6 @@ class WrapxInductionExtension:
         job = (kind_key, version)
         if job in self.running or job in self.attempted:
             return False
-        assert self.store is not None
         current = load_template(self.store, kind_key)
         waited = self.awaited.pop(job, None) is not None
         if current is not None and current.version >= version:
@@ -273,7 +269,6 @@ class WrapxInductionExtension:
         else that of an older kind with the same URL pattern."""
         if current is not None:
             return current.template, ""
-        assert self.store is not None
         domain = kind_domain(kind_key)
         index = KindIndex(threshold=1.0)
         for data in self.store.get_list(KINDS, domain):
@@ -302,7 +297,6 @@ class WrapxInductionExtension:
         record = TemplateRecord(
             kind_key, version, template, [p["url"] for p in pages], time.time(), seconds
         )
-        assert self.store is not None
         save_template(self.store, record)
         self._release(kind_key, version)
         self.outcomes.pop(kind_key, None)
@@ -343,7 +337,6 @@ class WrapxInductionExtension:
     def _claim(self, kind_key: str, version: int, *, quiet: bool = False) -> bool:
         """Claim the induction of template ``version`` of ``kind_key``; False
         while another process holds a live claim (logged unless ``quiet``)."""
-        assert self.store is not None
         key = seeds_key(kind_key, version)
         owner = {"owner": f"{socket.gethostname()}:{os.getpid()}", "at": time.time()}
         if self.store.add(CLAIMS, key, owner):
@@ -371,7 +364,6 @@ class WrapxInductionExtension:
         return False
 
     def _release(self, kind_key: str, version: int) -> None:
-        assert self.store is not None
         self.store.delete(CLAIMS, seeds_key(kind_key, version))
 
     # Progress ---------------------------------------------------------------

@@ -1,3 +1,8 @@
-"""The unsupervised mode's crawl-side logic, one module per job, under the
-thin Scrapy components of :mod:`scrapy_wrapx.middlewares`,
-:mod:`scrapy_wrapx.extensions` and :mod:`scrapy_wrapx.pipelines`."""
+"""The unsupervised mode's crawl-side logic, one module per job: capture
+rules (:mod:`.capture`), routing pages to kinds (:mod:`.routing`, over
+:mod:`.kinds`), the seed collector (:mod:`.seeds`), what happens to one page
+(:mod:`.pages`), item building and the buffer of waiting pages
+(:mod:`.items`), templates in the store (:mod:`.templates`) and the crawl's
+state (:mod:`.state`). The Scrapy components in
+:mod:`scrapy_wrapx.middlewares` and :mod:`scrapy_wrapx.extensions` are thin
+adapters over it."""

@@ -12,9 +12,10 @@ import scrapy
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.induction import induce_template
-from scrapy_wrapx.pipelines import VariantPipeline, build_item
 from scrapy_wrapx.store import SqliteStore
 from scrapy_wrapx.template import Extraction
+from scrapy_wrapx.unsupervised.items import VariantItems, build_item
+from scrapy_wrapx.unsupervised.seeds import SeedCollector
 from scrapy_wrapx.unsupervised.templates import (
     PENDING,
     SEEDS,
@@ -52,12 +53,19 @@ def _record(version: int = 1) -> TemplateRecord:
     return TemplateRecord(KIND, version, induce_template(PAGES), ["u1"], 0.0, 0.0)
 
 
-def _pipeline(store: SqliteStore, **kwargs: Any) -> tuple[VariantPipeline, list[Any]]:
+def _pipeline(
+    store: SqliteStore, seed_pages: int = 5, **kwargs: Any
+) -> tuple[VariantItems, list[Any]]:
     sent: list[Any] = []
-    pipeline = VariantPipeline(
+
+    def send(signal: object, **kw: Any) -> None:
+        sent.append((signal, kw))
+
+    pipeline = VariantItems(
         store,
         TemplateCache(store, poll_interval=0.0),
-        send=lambda signal, **kw: sent.append((signal, kw)),
+        seeds=SeedCollector(store, seed_pages, send, lambda key: None),
+        send=send,
         refetch=lambda url: ("refetch", url),
         **kwargs,
     )
@@ -170,4 +178,4 @@ def test_invalid_buffered_entries_are_dropped(
 
 def test_bad_buffer_bound() -> None:
     with pytest.raises(ValueError, match="-1"):
-        VariantPipeline(None, None, buffer_pages=-1)  # type: ignore[arg-type]
+        VariantItems(None, None, buffer_pages=-1)  # type: ignore[arg-type]

@@ -1,14 +1,15 @@
-"""The variant-data item pipeline: one item per page, once its kind has a
-template — including the pages seen before the template existed.
+"""Variant-data items: one item per page, once its kind has a template —
+including the pages seen before the template existed — and the buffer of
+pages that wait for one.
 
 **How items get out.** A Scrapy item pipeline (``ITEM_PIPELINES``) only
 transforms items it is given; it cannot add items of its own. Variant-data
-items come from *pages*, so this pipeline is run by the spider middleware
+items come from *pages*, so they are built here for the spider middleware
 that sees the pages (:class:`~scrapy_wrapx.middlewares.seeds.WrapxSeedsMiddleware`),
-and its items are yielded into the spider output, next to the spider's own.
-That is the robust route: the items then pass every later spider middleware,
-every item pipeline, the feed exports and the ``item_scraped`` signal
-exactly like the spider's items, with public APIs only. (Feeding items to
+and yielded into the spider output, next to the spider's own. That is the
+robust route: the items then pass every later spider middleware, every item
+pipeline, the feed exports and the ``item_scraped`` signal exactly like the
+spider's items, with public APIs only. (Feeding items to
 ``crawler.engine.scraper`` directly would skip the spider middlewares and
 depend on engine internals that changed between Scrapy 2.13 and 2.14.)
 Pages buffered while their kind had no template are emitted in the output of
@@ -39,22 +40,17 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 
+from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.signals import page_extracted, seed_collected
-from scrapy_wrapx.unsupervised.templates import (
-    PENDING,
-    SEEDS,
-    TemplateCache,
-    TemplateRecord,
-    seeds_key,
-)
+from scrapy_wrapx.signals import page_extracted
+from scrapy_wrapx.unsupervised.templates import PENDING, TemplateCache, TemplateRecord
 
 if TYPE_CHECKING:
     from scrapy.statscollectors import StatsCollector
 
-    from scrapy_wrapx import dom
     from scrapy_wrapx.store import WrapxStore
     from scrapy_wrapx.template import Extraction
+    from scrapy_wrapx.unsupervised.seeds import SeedCollector
 
 logger = logging.getLogger(__name__)
 
@@ -76,24 +72,29 @@ def build_item(
     ``copy=False`` the item takes the extraction's lists instead of copies
     (an item has hundreds of fields: for a caller that drops the extraction
     after building its one item)."""
-    if copy:
-        fields = {
-            (f"field_{name}" if name in RESERVED_KEYS else name): list(values)
-            for name, values in extraction.fields.items()
-        }
-        records = {name: [dict(r) for r in rows] for name, rows in extraction.records.items()}
-    else:
-        fields = {
-            (f"field_{name}" if name in RESERVED_KEYS else name): values
-            for name, values in extraction.fields.items()
-        }
-        records = extraction.records
+    fields = {_field_key(name): list(v) if copy else v for name, v in extraction.fields.items()}
+    records = (
+        {name: [dict(r) for r in rows] for name, rows in extraction.records.items()}
+        if copy
+        else extraction.records
+    )
     base: dict[str, Any] = {"url": url, "kind": kind_key, "template_version": version}
     cls = dict if item_class is None else item_class
     declared = ItemAdapter.get_field_names_from_class(cls)
     if declared is None:
         return cls(**base, **fields, records=records)
-    accepted = set(declared)
+    return cls(**_declared_values(set(declared), base, fields, records))
+
+
+def _field_key(name: str) -> str:
+    return f"field_{name}" if name in RESERVED_KEYS else name
+
+
+def _declared_values(
+    accepted: set[str], base: dict[str, Any], fields: dict[str, Any], records: Any
+) -> dict[str, Any]:
+    """The values an item class with the ``accepted`` fields takes: the
+    ones it declares, and the other named fields under ``fields``."""
     values = {key: value for key, value in base.items() if key in accepted}
     if "records" in accepted:
         values["records"] = records
@@ -101,7 +102,7 @@ def build_item(
     rest = {name: v for name, v in fields.items() if name not in accepted}
     if rest and "fields" in accepted:
         values["fields"] = rest
-    return cls(**values)
+    return values
 
 
 @dataclass
@@ -121,7 +122,7 @@ class BufferedBatch:
     order: list[bool] = field(default_factory=list)
 
 
-class VariantPipeline:
+class VariantItems:
     """Extracts captured pages with their kind's template, buffers the pages
     of kinds still without one, and hands back the items to emit.
 
@@ -136,7 +137,7 @@ class VariantPipeline:
         *,
         item_class: type | None = None,
         buffer_pages: int = 1000,
-        seed_pages: int = 5,
+        seeds: SeedCollector | None = None,
         stats: StatsCollector | None = None,
         send: Callable[..., Any] | None = None,
         refetch: Callable[[str], Any] | None = None,
@@ -147,7 +148,9 @@ class VariantPipeline:
         self.templates = templates
         self.item_class = item_class
         self.buffer_pages = buffer_pages
-        self.seed_pages = seed_pages
+        #: Where pages that fail the template go, as seeds of the next
+        #: version (None: nowhere, as when no induction runs).
+        self.seeds = seeds
         self.stats = stats
         self._send = send
         self._refetch = refetch
@@ -190,19 +193,13 @@ class VariantPipeline:
             # Kept for the next template version, which pages like this one
             # will be induced from if they keep failing (a redesign).
             self._inc("extract/unmatched_count")
-            self._add_seed(kind_key, record.version + 1, url, html)
+            if self.seeds is not None:
+                self.seeds.collect(kind_key, record.version + 1, url, html)
             self._buffer(kind_key, url, html, record.version)
             return output
         self._inc("extract/matched_count")
         output.append(self._item(url, kind_key, record.version, extraction))
         return output
-
-    def _add_seed(self, kind_key: str, version: int, url: str, html: str) -> None:
-        key = seeds_key(kind_key, version)
-        if self.store.list_length(SEEDS, key) >= 2 * self.seed_pages:
-            return
-        count = self.store.append(SEEDS, key, {"url": url, "html": html})
-        self._signal(seed_collected, kind_key=kind_key, version=version, count=count)
 
     def _buffer(self, kind_key: str, url: str, html: str, version: int) -> None:
         full = self.store.list_length(PENDING, kind_key) >= self.buffer_pages
@@ -262,8 +259,6 @@ class VariantPipeline:
     def extract_entry(self, batch: BufferedBatch, entry: dict[str, Any]) -> Extraction | None:
         """Extract one page of ``batch`` here; None (with a warning) if it
         cannot be parsed."""
-        from scrapy_wrapx import dom
-
         try:
             tree = dom.parse(entry["html"], url=entry["url"])
         except ValueError as exc:
