@@ -21,8 +21,9 @@ same template after a redesign that moved every node.
 
 **Several processes.** Before inducing, a process *claims* the work in the
 store (an atomic ``add``); the others wait for the template to appear in
-the store, and take over a claim older than
-``WRAPX_INDUCTION_CLAIM_TIMEOUT`` seconds (its owner died). A crawl that
+the store, and take over a dead claim (:mod:`scrapy_wrapx.unsupervised.claims`:
+its owner is a process of this host that ended, its time is invalid, or it
+is older than ``WRAPX_INDUCTION_CLAIM_TIMEOUT`` seconds). A crawl that
 would end while another process induces a template it awaits stays open
 until the template is there (its buffered pages then become items), the
 claim is dropped (it induces the template itself) or the claim goes stale.
@@ -35,8 +36,6 @@ spider is kept open until running inductions finish.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
@@ -49,6 +48,7 @@ from scrapy_wrapx.induction import MAX_SEEDS
 from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
+from scrapy_wrapx.unsupervised.claims import dead_claim_reason, new_claim
 from scrapy_wrapx.unsupervised.kinds import KindIndex, PageKind, domain_of, kind_domain
 from scrapy_wrapx.unsupervised.templates import (
     CLAIMS,
@@ -338,29 +338,28 @@ class WrapxInductionExtension:
         """Claim the induction of template ``version`` of ``kind_key``; False
         while another process holds a live claim (logged unless ``quiet``)."""
         key = seeds_key(kind_key, version)
-        owner = {"owner": f"{socket.gethostname()}:{os.getpid()}", "at": time.time()}
-        if self.store.add(CLAIMS, key, owner):
+        if self.store.add(CLAIMS, key, new_claim()):
             return True
         claim = self.store.get(CLAIMS, key)
-        at = claim.get("at") if isinstance(claim, dict) else None
-        if not isinstance(at, (int, float)) or time.time() - at > self.claim_timeout:
+        reason = dead_claim_reason(claim, self.claim_timeout)
+        if reason is not None:
             logger.warning(
-                "Taking over the stale induction claim %s (%r)",
+                "Taking over the induction claim %s (%s): %r",
                 key,
+                reason,
                 claim,
                 extra={"spider": self.crawler.spider},
             )
             self.store.delete(CLAIMS, key)
-            return self.store.add(CLAIMS, key, owner)
-        if quiet:
-            return False
-        logger.info(
-            "Template v%d of kind %s is being induced by %s",
-            version,
-            kind_key,
-            claim.get("owner") if isinstance(claim, dict) else "?",
-            extra={"spider": self.crawler.spider},
-        )
+            return self.store.add(CLAIMS, key, new_claim())
+        if not quiet:
+            logger.info(
+                "Template v%d of kind %s is being induced by %s",
+                version,
+                kind_key,
+                claim.get("owner") if isinstance(claim, dict) else "?",
+                extra={"spider": self.crawler.spider},
+            )
         return False
 
     def _release(self, kind_key: str, version: int) -> None:
