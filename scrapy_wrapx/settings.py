@@ -98,6 +98,11 @@ WRAPX_ITEMS_TEMPLATE_POLL = 2.0
 #: own process keeps downloading (0: all of it in the crawl's process).
 #: A worker that fails hands its pages back to the crawl's process.
 WRAPX_ITEMS_WORKERS = 1
+#: Seconds a page worker gets for one request (a page, a buffered page, an
+#: induction). A request over it is given up: its page is skipped with a
+#: warning (``wrapx/workers/timeout_count``) and the worker is replaced, so
+#: one hostile page never holds the crawl longer than this.
+WRAPX_ITEMS_WORKER_TIMEOUT = 60.0
 
 
 # Reading them ----------------------------------------------------------------

@@ -3,11 +3,16 @@ spawned on the reactor."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import subprocess
+import sys
+import time
 from array import array
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +21,7 @@ import pytest_twisted
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.template import Template
 from scrapy_wrapx.unsupervised.kinds import structure_paths
-from scrapy_wrapx.workers.pool import WorkerPool, WorkerUnavailable
+from scrapy_wrapx.workers.pool import WorkerPool, WorkerTimeout, WorkerUnavailable
 from scrapy_wrapx.workers.worker import (
     PATH_NUMBERS,
     FrameDecoder,
@@ -189,3 +194,75 @@ def test_a_dead_worker_fails_its_requests_over(template: Template) -> Iterator[A
         assert not pool.running
     finally:
         yield pool.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_request_past_its_deadline_is_given_up_and_the_worker_replaced() -> Iterator[Any]:
+    pool = WorkerPool(1, timeout=0.5)
+    pool.start()
+    try:
+        stuck = pool.workers[0]
+        # A stopped worker never answers: the page it holds is a stuck page.
+        os.kill(stuck.transport.pid, signal.SIGSTOP)  # type: ignore[union-attr]
+        with pytest.raises(WorkerTimeout):
+            yield pool.parse("http://shop.test/stuck", _book("Dune", "9.99"))
+        assert pool.timeouts == 1 and not stuck.alive
+        yield stuck.ended
+        fresh = pool.workers[0]
+        assert fresh is not stuck and fresh.alive
+        page = yield pool.parse("http://shop.test/next", _book("Emma", "4.50"))
+        assert "body/h1/text()" in page.paths
+    finally:
+        yield pool.close()
+
+
+_PARENT = """
+import subprocess, sys, os, time
+from scrapy_wrapx.workers.worker import FrameDecoder, encode_frame
+env = dict(os.environ, WRAPX_WORKER_PARENT_PID=str(os.getpid()))
+worker = subprocess.Popen(
+    [sys.executable, "-m", "scrapy_wrapx.workers.worker"],
+    stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env,
+)
+# A reply means the worker serves requests: its watch on us is armed.
+worker.stdin.write(encode_frame({"op": "nope", "id": 1}))
+worker.stdin.flush()
+decoder = FrameDecoder()
+while not decoder.feed(os.read(worker.stdout.fileno(), 65536)):
+    pass
+print(worker.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def _ended(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_ends_with_the_crawl_even_when_it_is_busy() -> None:
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=root)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert parent.stdout is not None
+        worker_pid = int(parent.stdout.readline())
+        # Stopped, the worker reads no end of its input, as one busy with a page.
+        os.kill(worker_pid, signal.SIGSTOP)
+        parent.kill()
+        parent.wait()
+        for _ in range(200):  # bounded wait for the kernel's signal
+            if _ended(worker_pid):
+                break
+            time.sleep(0.05)
+        assert _ended(worker_pid)
+    finally:
+        parent.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker_pid, signal.SIGKILL)

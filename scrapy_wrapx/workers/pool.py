@@ -42,6 +42,7 @@ from twisted.python import failure
 
 from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.workers.worker import (
+    PARENT_PID_ENV,
     PATH_NUMBERS,
     FrameDecoder,
     encode_frame,
@@ -66,6 +67,12 @@ EXIT_TIMEOUT = 5.0
 class WorkerUnavailable(Exception):
     """A worker cannot answer (it died, or dropped the tree or template the
     request needs): the caller does the work itself."""
+
+
+class WorkerTimeout(ValueError):
+    """A request took longer than the pool's deadline: its page is given up
+    (a :class:`ValueError`, like a page that cannot be parsed), not redone
+    in the crawl's process, where it would block the crawl."""
 
 
 @dataclass(frozen=True)
@@ -194,14 +201,35 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
     def request(self, header: dict[str, Any], payload: bytes = b"") -> Deferred[dict[str, Any]]:
         """Send a request; fires with the reply header, its payload under
-        ``"payload"`` (or fails with :class:`WorkerUnavailable`)."""
+        ``"payload"`` (or fails with :class:`WorkerUnavailable`, or with
+        :class:`WorkerTimeout` past the pool's deadline)."""
         if not self.alive or self.requests is None:
             return defer.fail(WorkerUnavailable(f"Page worker {self.number} is not running"))
         request_id = header["id"] = self.pool.next_id()
         reply: Deferred[dict[str, Any]] = defer.Deferred()
         self.waiting[request_id] = reply
+        if self.pool.timeout:
+            timer = _reactor().callLater(self.pool.timeout, self._expire, request_id, header)
+            reply.addBoth(_cancel, timer)
         self.requests.write(encode_frame(header, payload))
         return reply
+
+    def _expire(self, request_id: int, header: dict[str, Any]) -> None:
+        """The deadline of a request passed: fail it, and stop this worker
+        (it is stuck on the page), which the pool replaces."""
+        reply = self.waiting.pop(request_id, None)
+        if reply is None:
+            return
+        what = header.get("url") or header.get("op")
+        logger.warning(
+            "Page worker %d spent over %gs on %s; giving it up and replacing the worker",
+            self.number,
+            self.pool.timeout,
+            what,
+        )
+        self.pool.timeouts += 1
+        self.pool.replace(self)
+        reply.errback(WorkerTimeout(f"Over {self.pool.timeout:g}s in a page worker: {what}"))
 
     def notify(self, header: dict[str, Any], payload: bytes = b"") -> None:
         """Send a request that has no reply."""
@@ -266,10 +294,16 @@ class WorkerPool:
     cannot be parsed (:class:`ValueError`) is :class:`WorkerUnavailable`.
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, timeout: float = 0.0) -> None:
         if size < 1:
             raise ValueError(f"A worker pool needs at least one worker, not {size!r}")
+        if timeout < 0:
+            raise ValueError(f"A worker deadline cannot be negative: {timeout!r}")
         self.size = size
+        #: Seconds a request may take (0: no deadline).
+        self.timeout = timeout
+        #: Requests given up at their deadline so far.
+        self.timeouts = 0
         self.workers: list[_WorkerProtocol] = []
         self.closing = False
         self._ids = 0
@@ -281,15 +315,33 @@ class WorkerPool:
         """Spawn the workers (the reactor must be running or about to)."""
         if not sys.executable:
             raise WorkerUnavailable("No Python executable to run page workers with")
+        for number in range(self.size):
+            self.workers.append(self._spawn(number))
+
+    def _spawn(self, number: int) -> _WorkerProtocol:
         env = dict(os.environ)
         # The workers import this very package, wherever it was imported from.
         root = str(Path(__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        args = [sys.executable, "-m", "scrapy_wrapx.workers.worker"]
-        for number in range(self.size):
-            worker = _WorkerProtocol(self, number)
-            worker.spawn(sys.executable, args, env)
-            self.workers.append(worker)
+        env[PARENT_PID_ENV] = str(os.getpid())
+        worker = _WorkerProtocol(self, number)
+        worker.spawn(sys.executable, [sys.executable, "-m", "scrapy_wrapx.workers.worker"], env)
+        return worker
+
+    def replace(self, worker: _WorkerProtocol) -> None:
+        """Kill ``worker`` and start a new one in its place: its other
+        requests fail over to the crawl's process, new ones go to the new
+        worker."""
+        worker.kill()
+        worker._lost()
+        if self.closing or worker not in self.workers:
+            return
+        try:
+            fresh = self._spawn(worker.number)
+        except (OSError, NotImplementedError) as exc:
+            logger.warning("Cannot start a page worker in place of a stuck one: %s", exc)
+            return
+        self.workers[self.workers.index(worker)] = fresh
 
     @property
     def running(self) -> bool:
@@ -495,7 +547,7 @@ def crawler_workers(crawler: Crawler) -> WorkerPool | None:
     size = wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKERS")
     if size <= 0:
         return None
-    pool = WorkerPool(size)
+    pool = WorkerPool(size, wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_TIMEOUT"))
     try:
         pool.start()
     except (OSError, WorkerUnavailable, NotImplementedError) as exc:
@@ -505,6 +557,8 @@ def crawler_workers(crawler: Crawler) -> WorkerPool | None:
 
     async def close_pool() -> None:
         _POOLS.pop(crawler, None)
+        if pool.timeouts and crawler.stats is not None:
+            crawler.stats.set_value("wrapx/workers/timeout_count", pool.timeouts)
         await maybe_deferred_to_future(pool.close())
 
     crawler.signals.connect(close_pool, signal=signals.engine_stopped, weak=False)

@@ -43,10 +43,14 @@ then does the work itself), ``internal`` for a bug.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import json
+import os
+import signal
 import struct
 import sys
+import threading
 import time
 from array import array
 from collections import OrderedDict
@@ -289,7 +293,40 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
                 stdout.flush()
 
 
+#: Environment variable with the pid of the crawl that spawned the worker.
+PARENT_PID_ENV = "WRAPX_WORKER_PARENT_PID"
+#: Seconds between two checks that the crawl's process still runs, where the
+#: system cannot signal its death.
+PARENT_CHECK_INTERVAL = 1.0
+
+
+def exit_with_parent() -> None:
+    """End this worker when the crawl's process ends, even in the middle of a
+    page: on Linux the kernel kills it (``PR_SET_PDEATHSIG``); elsewhere a
+    thread checks the parent pid every :data:`PARENT_CHECK_INTERVAL`."""
+    expected = int(os.environ.get(PARENT_PID_ENV) or 0)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    else:
+        threading.Thread(target=_watch_parent, args=(expected,), daemon=True).start()
+    if expected and os.getppid() != expected:  # it died before we looked
+        os._exit(1)
+
+
+def _watch_parent(expected: int) -> None:
+    while not expected or os.getppid() == expected:
+        time.sleep(PARENT_CHECK_INTERVAL)
+    os._exit(1)
+
+
+#: ``prctl`` option: the signal this process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+
+
 def main() -> int:
+    exit_with_parent()
     # Page trees are cycles (parent <-> children) freed by the collector; the
     # imported modules never are garbage, so they are kept out of its scans,
     # and it runs less often: a worker holds little besides the trees.
