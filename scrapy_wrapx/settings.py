@@ -125,3 +125,43 @@ def wrapx_setting(settings: BaseSettings, name: str) -> Any:
     if isinstance(default, list):
         return settings.getlist(name, default)
     return settings.get(name, default)
+
+
+#: The smallest value each numeric setting takes (most are counts or
+#: seconds; a negative one is a typo, not a wish).
+MINIMUMS: dict[str, float] = {
+    "WRAPX_TARGETS_RADIUS": 1,
+    "WRAPX_TARGETS_MIN_CONFIDENCE": 0.0,
+    "WRAPX_TARGETS_REPAIR_AFTER": 1,
+    "WRAPX_SEEDS_MAX_BODY_SIZE": 0,
+    "WRAPX_SEED_PAGES": 1,
+    "WRAPX_KINDS_THRESHOLD": 0.0,
+    "WRAPX_KINDS_URL_WEIGHT": 0.0,
+    "WRAPX_INDUCTION_REINDUCE_SHARE": 0.0,
+    "WRAPX_INDUCTION_WINDOW": 1,
+    "WRAPX_INDUCTION_MIN_PAGES": 1,
+    "WRAPX_INDUCTION_CLAIM_TIMEOUT": 0.0,
+    "WRAPX_INDUCTION_PROGRESS_INTERVAL": 0.0,
+    "WRAPX_ITEMS_BUFFER_PAGES": 0,
+    "WRAPX_ITEMS_TEMPLATE_POLL": 0.0,
+    "WRAPX_ITEMS_WORKERS": 0,
+    "WRAPX_ITEMS_WORKER_TIMEOUT": 0.0,
+}
+
+
+def check_settings(settings: BaseSettings) -> None:
+    """Read every ``WRAPX_*`` setting once, when a component starts, so a
+    bad value stops the crawl at once with a :class:`ValueError` naming it,
+    instead of failing on some page later (or switching a check off
+    silently, as ``WRAPX_SEEDS_MAX_BODY_SIZE=-1`` would)."""
+    for name in sorted(n for n in globals() if n.startswith("WRAPX_")):
+        try:
+            value = wrapx_setting(settings, name)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"Invalid setting {name}={settings.get(name)!r}: "
+                f"expected a {type(globals()[name]).__name__} ({exc})"
+            ) from None
+        minimum = MINIMUMS.get(name)
+        if minimum is not None and value < minimum:
+            raise ValueError(f"Invalid setting {name}={value!r}: it must be at least {minimum!r}")

@@ -28,6 +28,7 @@ STATS_MODULES = {
     "scrapy_wrapx/middlewares/targets.py": "wrapx/targets/",
     "scrapy_wrapx/extensions/induction.py": "wrapx/induction/",
     "scrapy_wrapx/middlewares/seeds.py": "wrapx/",
+    "scrapy_wrapx/workers/pool.py": "wrapx/",
     **{
         f"scrapy_wrapx/unsupervised/{name}.py": "wrapx/"
         for name in ("items", "pages", "routing", "seeds", "state")

@@ -193,7 +193,10 @@ def test_idle_induces_what_another_process_gave_up(tmp_path: Path) -> None:
 
 
 def test_bad_settings(tmp_path: Path) -> None:
-    for settings in ({"WRAPX_INDUCTION_ENABLED": False}, {"WRAPX_INDUCTION_REINDUCE_SHARE": 0}):
-        crawler = get_crawler(_Spider, settings)
-        with pytest.raises(NotConfigured):
-            build_from_crawler(WrapxInductionExtension, crawler)
+    with pytest.raises(NotConfigured):
+        build_from_crawler(
+            WrapxInductionExtension, get_crawler(_Spider, {"WRAPX_INDUCTION_ENABLED": False})
+        )
+    crawler = get_crawler(_Spider, {"WRAPX_INDUCTION_REINDUCE_SHARE": 0})
+    with pytest.raises(ValueError, match="WRAPX_INDUCTION_REINDUCE_SHARE"):
+        build_from_crawler(WrapxInductionExtension, crawler)

@@ -45,7 +45,7 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task, threads
 
 from scrapy_wrapx.induction import MAX_SEEDS
-from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.unsupervised.claims import dead_claim_reason, new_claim
@@ -92,6 +92,7 @@ class WrapxInductionExtension:
         settings = crawler.settings
         if not wrapx_setting(settings, "WRAPX_INDUCTION_ENABLED"):
             raise NotConfigured("WrapxInductionExtension requires WRAPX_INDUCTION_ENABLED=True")
+        check_settings(settings)
         self.crawler = crawler
         self.stats = crawler.stats
         self.seed_pages = wrapx_setting(settings, "WRAPX_SEED_PAGES")
@@ -101,8 +102,9 @@ class WrapxInductionExtension:
         self.claim_timeout = wrapx_setting(settings, "WRAPX_INDUCTION_CLAIM_TIMEOUT")
         self.progress_interval = wrapx_setting(settings, "WRAPX_INDUCTION_PROGRESS_INTERVAL")
         if not 0.0 < self.share <= 1.0:
-            raise NotConfigured(
-                f"WRAPX_INDUCTION_REINDUCE_SHARE must be in (0, 1], not {self.share!r}"
+            raise ValueError(
+                f"Invalid setting WRAPX_INDUCTION_REINDUCE_SHARE={self.share!r}: "
+                "it must be in (0, 1]"
             )
         #: (kind key, version) -> start time, for inductions running here.
         self.running: dict[tuple[str, int], float] = {}

@@ -27,7 +27,7 @@ from scrapy import Request, signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.http import TextResponse
 
-from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.signals import page_captured, template_ready
 from scrapy_wrapx.unsupervised.capture import (
     CAPTURE_META,
@@ -60,6 +60,7 @@ class WrapxCaptureMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         if not wrapx_setting(crawler.settings, "WRAPX_SEEDS_ENABLED"):
             raise NotConfigured("WrapxCaptureMiddleware requires WRAPX_SEEDS_ENABLED=True")
+        check_settings(crawler.settings)
         self.crawler = crawler
         self.policy = CapturePolicy(crawler.settings)
         self.stats = crawler.stats
@@ -95,9 +96,7 @@ class WrapxSeedsMiddleware:
         settings = crawler.settings
         if not wrapx_setting(settings, "WRAPX_SEEDS_ENABLED"):
             raise NotConfigured("WrapxSeedsMiddleware requires WRAPX_SEEDS_ENABLED=True")
-        seed_pages = wrapx_setting(settings, "WRAPX_SEED_PAGES")
-        if seed_pages < 1:
-            raise NotConfigured(f"WRAPX_SEED_PAGES must be >= 1, not {seed_pages!r}")
+        check_settings(settings)
         self.crawler = crawler
         self.policy = CapturePolicy(settings)
         #: Pages sent to a worker as they were captured, before the spider
