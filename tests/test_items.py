@@ -124,15 +124,16 @@ def test_declared_item_classes_get_their_fields() -> None:
 def test_pages_wait_for_their_template_then_come_out(store: SqliteStore) -> None:
     pipeline, _ = _pipeline(store)
     html = _page("Solaris", "3.00", ["sf", "polish"])
-    assert pipeline.process_page(KIND, _tree(html, "http://s/a"), "http://s/a", html) == []
+    assert list(pipeline.process_page(KIND, _tree(html, "http://s/a"), "http://s/a", html)) == []
     assert store.list_length(PENDING, KIND) == 1
     store.set("templates", KIND, _record().to_dict())
     html2 = _page("Kindred", "5.00", ["sf"])
-    out = pipeline.process_page(KIND, _tree(html2, "http://s/b"), "http://s/b", html2)
+    out = list(pipeline.process_page(KIND, _tree(html2, "http://s/b"), "http://s/b", html2))
     assert [item["url"] for item in out] == ["http://s/a", "http://s/b"]
     assert out[0]["template_version"] == 1
     values = {v for item in out for vs in item.values() if isinstance(vs, list) for v in vs}
     assert {"Solaris", "Kindred", "3.00", "polish"} <= values
+    pipeline.confirm(out[0])  # through the item pipelines
     assert store.list_length(PENDING, KIND) == 0
 
 
@@ -140,7 +141,7 @@ def test_bounded_buffer_keeps_urls_and_refetches(store: SqliteStore) -> None:
     pipeline, _ = _pipeline(store, buffer_pages=1)
     for n in range(3):
         html = _page(f"T{n}", "1.00", ["x"])
-        pipeline.process_page(KIND, _tree(html, f"http://s/{n}"), f"http://s/{n}", html)
+        list(pipeline.process_page(KIND, _tree(html, f"http://s/{n}"), f"http://s/{n}", html))
     entries = store.get_list(PENDING, KIND)
     assert [e["html"] is None for e in entries] == [False, True, True]
     store.set("templates", KIND, _record().to_dict())
@@ -153,7 +154,7 @@ def test_unmatched_pages_become_seeds_of_the_next_version(store: SqliteStore) ->
     store.set("templates", KIND, _record().to_dict())
     pipeline, sent = _pipeline(store, seed_pages=2)
     odd = "<body><table><tr><td>a</td><td>b</td></tr></table><form><input value='q'></form></body>"
-    assert pipeline.process_page(KIND, _tree(odd, "http://s/odd"), "http://s/odd", odd) == []
+    assert list(pipeline.process_page(KIND, _tree(odd, "http://s/odd"), "http://s/odd", odd)) == []
     assert store.list_length(SEEDS, seeds_key(KIND, 2)) == 1
     kinds_of_signals = [kw for _, kw in sent]
     assert {"kind_key": KIND, "version": 1, "matched": False} in kinds_of_signals
@@ -179,3 +180,46 @@ def test_invalid_buffered_entries_are_dropped(
 def test_bad_buffer_bound() -> None:
     with pytest.raises(ValueError, match="-1"):
         VariantItems(None, None, buffer_pages=-1)  # type: ignore[arg-type]
+
+
+def test_buffered_pages_leave_the_buffer_only_once_their_items_are_out(
+    store: SqliteStore,
+) -> None:
+    pipeline, _ = _pipeline(store)
+    for n, title in enumerate(["Solaris", "Kindred", "Beloved"]):
+        html = _page(title, "1.00", ["x"])
+        list(pipeline.process_page(KIND, _tree(html, f"http://s/{n}"), f"http://s/{n}", html))
+    store.set("templates", KIND, _record().to_dict())
+    flushing = pipeline.flush([KIND])
+    first = next(flushing)
+    # The first item is out; a kill now must leave every page buffered.
+    assert first["url"] == "http://s/0"
+    assert store.list_length(PENDING, KIND) == 3
+    # Taken pages are not taken twice by this process meanwhile...
+    assert list(pipeline.flush([KIND])) == []
+    rest = list(flushing)
+    assert [item["url"] for item in rest] == ["http://s/1", "http://s/2"]
+    # ...and leave the buffer once each of the batch's items went through
+    # the item pipelines.
+    for item in [first, *rest[:1]]:
+        pipeline.confirm(item)
+    assert store.list_length(PENDING, KIND) == 3
+    pipeline.confirm(rest[1])
+    assert store.list_length(PENDING, KIND) == 0
+
+
+def test_a_page_buffered_while_a_batch_is_out_stays(store: SqliteStore) -> None:
+    pipeline, _ = _pipeline(store)
+    html = _page("Solaris", "1.00", ["x"])
+    list(pipeline.process_page(KIND, _tree(html, "http://s/0"), "http://s/0", html))
+    store.set("templates", KIND, _record().to_dict())
+    batches = pipeline.flush_batches([KIND])
+    store.append(PENDING, KIND, {"url": "http://s/late", "html": html, "version": 0})
+    items = pipeline.finish_batch(
+        batches[0], [pipeline.extract_entry(batches[0], e) for e in batches[0].pages]
+    )
+    pipeline.acknowledge(batches)
+    assert [item["url"] for item in items] == ["http://s/0"]
+    assert store.list_length(PENDING, KIND) == 2  # until the item is through
+    pipeline.confirm(items[0])
+    assert [entry["url"] for entry in store.get_list(PENDING, KIND)] == ["http://s/late"]

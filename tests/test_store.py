@@ -67,6 +67,22 @@ def test_lists(store: WrapxStore) -> None:
     assert store.keys("seeds") == ["doc"]
 
 
+def test_acknowledged_list_entries(store: WrapxStore) -> None:
+    for n in range(3):
+        store.append("pending", "k", {"n": n})
+    taken = store.peek_list("pending", "k")
+    assert [value for _, value in taken] == [{"n": 0}, {"n": 1}, {"n": 2}]
+    assert store.list_length("pending", "k") == 3  # peeking takes nothing
+    store.append("pending", "k", {"n": 3})  # appended while the others are out
+    store.remove_entries("pending", "k", [entry_id for entry_id, _ in taken[:2]])
+    assert store.get_list("pending", "k") == [{"n": 2}, {"n": 3}]
+    store.remove_entries(
+        "pending", "k", [entry_id for entry_id, _ in store.peek_list("pending", "k")]
+    )
+    assert store.get_list("pending", "k") == [] and "k" not in store.keys("pending")
+    store.remove_entries("pending", "k", [])
+
+
 def test_concurrent_threads(store: WrapxStore) -> None:
     """The induction thread and the reactor thread share one store."""
     claims: list[bool] = []

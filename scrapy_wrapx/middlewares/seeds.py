@@ -114,6 +114,8 @@ class WrapxSeedsMiddleware:
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self.template_ready, signal=template_ready)
         crawler.signals.connect(self.page_captured, signal=page_captured)
+        for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
+            crawler.signals.connect(self.item_done, signal=signal)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -129,6 +131,12 @@ class WrapxSeedsMiddleware:
             # The crawl is waiting for this template to end: flush now rather
             # than at the engine's next idle check, seconds later.
             self._schedule_flush()
+
+    def item_done(self, item: Any) -> None:
+        """An item left the item pipelines: if it came from the buffer, its
+        page may leave it."""
+        if self.state.items is not None:
+            self.state.items.confirm(item)
 
     def page_captured(self, response: Response, request: Request) -> None:
         """Send the page to a worker now: by the time the spider is done
@@ -176,7 +184,7 @@ class WrapxSeedsMiddleware:
         for output in await self._page_output_async(response, job):
             yield output
 
-    async def _page_output_async(self, response: Response, job: WorkerJob | None) -> list[Any]:
+    async def _page_output_async(self, response: Response, job: WorkerJob | None) -> Iterable[Any]:
         if is_flush(response.request) and job is None and self.state.workers() is not None:
             return await self._flush_output_async()
         skipped = self._not_a_page(response)
@@ -189,18 +197,18 @@ class WrapxSeedsMiddleware:
             return self.pages.page_output(response)
         return await self.pages.worker_page_output(response, job)
 
-    def _not_a_page(self, response: Response) -> list[Any] | None:
+    def _not_a_page(self, response: Response) -> Iterable[Any] | None:
         """None if ``response`` is a page to process, else what to output
         instead (the flush request's items, or buffered pages now ready)."""
         request = response.request
         if request is None:
             return []
         if is_flush(request):
-            return list(self._flush_output())
+            return self._flush_output()
         self._idle = False
         if not self.policy.is_captured(response, request):
             items = self.state.items
-            return list(items.ready()) if items is not None else []
+            return items.ready() if items is not None else []
         if not isinstance(response, TextResponse):
             return []
         return None
@@ -236,23 +244,16 @@ class WrapxSeedsMiddleware:
 
     def _flush_output(self) -> Iterator[Any]:
         self._flushing = False
-        if self.state.items is None:
-            return
-        count = 0
-        for output in self.state.items.flush(self.state.pending()):
-            count += 1
-            yield output
-        _log_flushed(count)
+        if self.state.items is not None:
+            yield from _counted(self.state.items.flush(self.state.pending()))
 
-    async def _flush_output_async(self) -> list[Any]:
+    async def _flush_output_async(self) -> Iterable[Any]:
         """:meth:`_flush_output` with the pages extracted in the workers."""
         self._flushing = False
         if self.state.items is None:
             return []
         batches = self.state.items.flush_batches(self.state.pending())
-        output = await self.pages.batches_output(batches)
-        _log_flushed(len(output))
-        return output
+        return _counted(await self.pages.batches_output(batches))
 
     def _flush_failed(self, failure: Failure) -> None:
         self._flushing = False
@@ -263,7 +264,12 @@ class WrapxSeedsMiddleware:
         )
 
 
-def _log_flushed(count: int) -> None:
+def _counted(flushed: Iterable[Any]) -> Iterator[Any]:
+    """The flush's output, logged once it is all out."""
+    count = 0
+    for output in flushed:
+        count += 1
+        yield output
     if count:
         logger.info("Flushed %d buffered pages as variant-data items", count)
 

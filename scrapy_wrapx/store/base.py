@@ -113,6 +113,24 @@ class WrapxStore(ABC):
     def pop_list(self, namespace: str, key: str) -> list[Any]:
         """Atomically take (return and remove) every entry of list ``key``."""
 
+    def peek_list(self, namespace: str, key: str) -> list[tuple[Any, Any]]:
+        """The entries of list ``key`` as ``(entry id, value)`` pairs, in
+        append order, left in the list: a reader that must not lose them
+        removes them with :meth:`remove_entries` once it is done with them
+        (acknowledged, at-least-once; unreadable entries come with None).
+
+        This default uses positions as ids and is not safe against other
+        writers; the bundled stores override it."""
+        return list(enumerate(self.get_list(namespace, key)))
+
+    def remove_entries(self, namespace: str, key: str, entry_ids: list[Any]) -> None:
+        """Remove the entries :meth:`peek_list` gave these ids, leaving the
+        ones appended since. (This default rewrites the list.)"""
+        gone = set(entry_ids)
+        rest = [v for n, v in enumerate(self.pop_list(namespace, key)) if n not in gone]
+        for value in rest:
+            self.append(namespace, key, value)
+
     @abstractmethod
     def close(self) -> None:
         """Release connections; the store is not used afterwards."""

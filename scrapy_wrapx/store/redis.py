@@ -118,6 +118,24 @@ class RedisStore(WrapxStore):
         raws, _, _ = pipe.execute()
         return self._decode(namespace, key, raws)
 
+    def peek_list(self, namespace: str, key: str) -> list[tuple[Any, Any]]:
+        # An entry's id is its raw record: LREM removes it wherever it moved.
+        raws = self._redis.lrange(self._list(namespace, key), 0, -1)
+        return [
+            (raw, decode_record(raw, f"{namespace}/{key}#{position}"))
+            for position, raw in enumerate(raws)
+        ]
+
+    def remove_entries(self, namespace: str, key: str, entry_ids: list[Any]) -> None:
+        name = self._list(namespace, key)
+        pipe = self._redis.pipeline(transaction=True)
+        for raw in entry_ids:
+            pipe.lrem(name, 1, raw)
+        pipe.execute()
+        # An emptied list leaves the namespace's list set, atomically with
+        # respect to an append (which pushes, then adds the key).
+        self._redis.eval(_FORGET_IF_EMPTY, 2, name, self._lists(namespace), key)
+
     @staticmethod
     def _decode(namespace: str, key: str, raws: list[Any]) -> list[Any]:
         values = []
@@ -129,6 +147,12 @@ class RedisStore(WrapxStore):
 
     def close(self) -> None:
         self._redis.close()
+
+
+_FORGET_IF_EMPTY = """
+if redis.call('LLEN', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+return 0
+"""
 
 
 def _text(value: bytes | str) -> str:

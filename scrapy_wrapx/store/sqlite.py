@@ -37,6 +37,10 @@ CREATE INDEX IF NOT EXISTS wrapx_lists_key ON wrapx_lists (namespace, key, id);
 """
 
 
+#: Entry ids per ``DELETE`` (SQLite limits the variables of one statement).
+_SQL_VARIABLES = 500
+
+
 class SqliteStore(WrapxStore):
     """A :class:`~scrapy_wrapx.store.base.WrapxStore` in one SQLite file."""
 
@@ -163,6 +167,25 @@ class SqliteStore(WrapxStore):
                 "DELETE FROM wrapx_lists WHERE namespace = ? AND key = ?", (namespace, key)
             )
         return self._decode_rows(namespace, key, rows)
+
+    def peek_list(self, namespace: str, key: str) -> list[tuple[Any, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, value FROM wrapx_lists WHERE namespace = ? AND key = ? ORDER BY id",
+                (namespace, key),
+            ).fetchall()
+        return [(row_id, decode_record(raw, f"{namespace}/{key}#{row_id}")) for row_id, raw in rows]
+
+    def remove_entries(self, namespace: str, key: str, entry_ids: list[Any]) -> None:
+        ids = [int(entry_id) for entry_id in entry_ids]
+        with self._write():
+            for start in range(0, len(ids), _SQL_VARIABLES):
+                chunk = ids[start : start + _SQL_VARIABLES]
+                self._db.execute(
+                    "DELETE FROM wrapx_lists WHERE namespace = ? AND key = ? AND id IN "
+                    f"({', '.join('?' * len(chunk))})",
+                    (namespace, key, *chunk),
+                )
 
     @staticmethod
     def _decode_rows(namespace: str, key: str, rows: list[tuple[int, str]]) -> list[Any]:

@@ -120,6 +120,25 @@ class BufferedBatch:
     #: Per page or request, in buffer order, True for a page: the output
     #: keeps the buffer's order.
     order: list[bool] = field(default_factory=list)
+    #: Store ids of every entry taken, removed from the buffer only once the
+    #: batch's items are out (:meth:`VariantItems.acknowledge`).
+    entry_ids: list[Any] = field(default_factory=list)
+    #: Items of the batch (by :func:`item_key`) not yet through the item
+    #: pipelines (:meth:`VariantItems.confirm`).
+    unconfirmed: set[tuple[str, str, int]] = field(default_factory=set)
+    #: All of the batch's output was taken by the caller.
+    released: bool = False
+
+
+def item_key(item: Any) -> tuple[str, str, int] | None:
+    """What identifies a variant-data item: its page URL, kind and template
+    version (None for an item that does not carry all three, e.g. of a class
+    that does not declare them). Two items with one key are duplicates."""
+    adapter = ItemAdapter(item)
+    url, kind, version = (adapter.get(k) for k in ("url", "kind", "template_version"))
+    if isinstance(url, str) and isinstance(kind, str) and isinstance(version, int):
+        return url, kind, version
+    return None
 
 
 class VariantItems:
@@ -157,15 +176,20 @@ class VariantItems:
         #: Kinds with pages in the buffer, and the template version they wait
         #: for (0: any template; n: a template newer than n).
         self._waiting: dict[str, int] = {}
+        #: Entry ids taken and not yet acknowledged, by kind: not taken twice.
+        self._taken: dict[str, set[Any]] = {}
+        #: Batches by the keys of their items still in the item pipelines.
+        self._unconfirmed: dict[tuple[str, str, int], list[BufferedBatch]] = {}
 
     # One page -------------------------------------------------------------
 
-    def process_page(self, kind_key: str, tree: dom.PageTree, url: str, html: str) -> list[Any]:
-        """Items for one captured page: its own, if its kind has a template
-        it matches, plus buffered pages that have become ready."""
+    def process_page(self, kind_key: str, tree: dom.PageTree, url: str, html: str) -> Iterator[Any]:
+        """Items for one captured page: buffered pages that have become
+        ready, then its own, if its kind has a template it matches."""
+        yield from self.ready()
         record = self.templates.get(kind_key)
         extraction = extract(record.template, tree, url=url) if record is not None else None
-        return self.process_extraction(kind_key, record, url, html, extraction)
+        yield from self.process_extraction(kind_key, record, url, html, extraction)
 
     def process_extraction(
         self,
@@ -174,15 +198,12 @@ class VariantItems:
         url: str,
         html: str,
         extraction: Extraction | None,
-        *,
-        ready: bool = True,
     ) -> list[Any]:
-        """:meth:`process_page` once the page is extracted (elsewhere, e.g. in
-        a page worker) with its kind's current template ``record``; None for
-        both when the kind has no template yet. With ``ready=False`` the
-        buffered pages that became ready are left to the caller
-        (:meth:`ready_batches`)."""
-        output = list(self.ready()) if ready else []
+        """The item of one page extracted (here, or in a page worker) with
+        its kind's current template ``record``; None for both when the kind
+        has no template yet (the page is buffered). Buffered pages that
+        became ready are the caller's (:meth:`ready`, :meth:`ready_batches`)."""
+        output: list[Any] = []
         if record is None or extraction is None:
             self._buffer(kind_key, url, html, 0)
             return output
@@ -215,9 +236,11 @@ class VariantItems:
 
     def ready(self) -> Iterator[Any]:
         """Items (and re-download requests) of buffered pages whose kind now
-        has a template newer than the one they waited for."""
+        has a template newer than the one they waited for; each batch leaves
+        the buffer once its items are taken from this iterator."""
         for batch in self.ready_batches():
             yield from self.finish_batch(batch, [self.extract_entry(batch, e) for e in batch.pages])
+            self.acknowledge([batch])
 
     def flush(self, kind_keys: list[str]) -> Iterator[Any]:
         """Everything buffered for ``kind_keys`` that a template exists for,
@@ -226,6 +249,7 @@ class VariantItems:
         without a template stay in the store for a later crawl."""
         for batch in self.flush_batches(kind_keys):
             yield from self.finish_batch(batch, [self.extract_entry(batch, e) for e in batch.pages])
+            self.acknowledge([batch])
 
     def pending_kinds(self) -> list[str]:
         """Kinds with buffered pages in the store (from any process or crawl)."""
@@ -233,7 +257,9 @@ class VariantItems:
 
     # The steps of :meth:`ready` and :meth:`flush`, for a caller that
     # extracts the pages elsewhere (a page worker): take the batches, extract
-    # each batch's pages, finish the batches.
+    # each batch's pages, finish the batches, and acknowledge them once
+    # their items are out. A kill before that leaves the pages buffered for
+    # the next crawl: at least once, never lost.
 
     def ready_batches(self) -> list[BufferedBatch]:
         """Take the buffered pages that :meth:`ready` would emit."""
@@ -290,7 +316,12 @@ class VariantItems:
                     continue
                 self._inc("items/unmatched_count")
             self._inc("items/from_buffer_count")
-            output.append(self._item(entry["url"], batch.kind_key, record.version, extraction))
+            item = self._item(entry["url"], batch.kind_key, record.version, extraction)
+            key = item_key(item)
+            if key is not None:
+                batch.unconfirmed.add(key)
+                self._unconfirmed.setdefault(key, []).append(batch)
+            output.append(item)
         for entry in keep:
             self.store.append(PENDING, batch.kind_key, entry)
         if keep:
@@ -299,26 +330,74 @@ class VariantItems:
             self._waiting[batch.kind_key] = waits if known is None else min(known, waits)
         return output
 
+    def acknowledge(self, batches: list[BufferedBatch]) -> None:
+        """The output of ``batches`` was all taken: their pages leave the
+        buffer once each of their items is through the item pipelines
+        (:meth:`confirm`; what went back to wait was appended again
+        already). A kill before that leaves them buffered: the next crawl
+        emits them again (at least once, never lost)."""
+        for batch in batches:
+            batch.released = True
+            if not batch.unconfirmed:
+                self._remove(batch)
+
+    def confirm(self, item: Any) -> None:
+        """``item`` went through the item pipelines (scraped, dropped, or
+        failed there): it is out, and its page may leave the buffer."""
+        key = item_key(item)
+        batches = self._unconfirmed.get(key) if key is not None else None
+        if key is None or not batches:
+            return
+        batch = batches.pop(0)
+        if not batches:
+            del self._unconfirmed[key]
+        batch.unconfirmed.discard(key)
+        if batch.released and not batch.unconfirmed:
+            self._remove(batch)
+
+    def unconfirmed_count(self) -> int:
+        """Buffered pages whose items are not through the pipelines yet."""
+        return sum(len(batches) for batches in self._unconfirmed.values())
+
+    def _remove(self, batch: BufferedBatch) -> None:
+        taken = self._taken.get(batch.kind_key, set())
+        taken.difference_update(batch.entry_ids)
+        if not taken:
+            self._taken.pop(batch.kind_key, None)
+        if batch.entry_ids:
+            self.store.remove_entries(PENDING, batch.kind_key, batch.entry_ids)
+        batch.entry_ids = []
+
     def _take(self, kind_key: str, record: TemplateRecord, *, final: bool) -> BufferedBatch:
         batch = BufferedBatch(kind_key, record, final)
-        for entry in self.store.pop_list(PENDING, kind_key):
-            if not _valid_entry(entry):
-                logger.warning(
-                    "Dropping an invalid buffered page of kind %s: %r", kind_key, str(entry)[:80]
-                )
-            elif entry["html"] is None:
-                if self._refetch is None:
-                    batch.keep.append(entry)
-                else:
-                    self._inc("items/refetched_count")
-                    batch.requests.append(self._refetch(entry["url"]))
-                    batch.order.append(False)
-            elif entry["version"] >= record.version and not final:
-                batch.keep.append(entry)  # failed this very template: wait for the next
-            else:
-                batch.pages.append(entry)
-                batch.order.append(True)
+        taken = self._taken.setdefault(kind_key, set())
+        for entry_id, entry in self.store.peek_list(PENDING, kind_key):
+            if entry_id in taken:
+                continue  # in a batch whose items are on their way
+            taken.add(entry_id)
+            batch.entry_ids.append(entry_id)
+            self._sort_entry(batch, entry, record)
         return batch
+
+    def _sort_entry(self, batch: BufferedBatch, entry: Any, record: TemplateRecord) -> None:
+        """Put one buffered entry where it goes: a page to extract, a page
+        to download again, or back to wait (it failed this very template)."""
+        if not _valid_entry(entry):
+            logger.warning(
+                "Dropping an invalid buffered page of kind %s: %r", batch.kind_key, str(entry)[:80]
+            )
+        elif entry["html"] is None:
+            if self._refetch is None:
+                batch.keep.append(entry)
+            else:
+                self._inc("items/refetched_count")
+                batch.requests.append(self._refetch(entry["url"]))
+                batch.order.append(False)
+        elif entry["version"] >= record.version and not batch.final:
+            batch.keep.append(entry)  # failed this very template: wait for the next
+        else:
+            batch.pages.append(entry)
+            batch.order.append(True)
 
     # Helpers --------------------------------------------------------------
 

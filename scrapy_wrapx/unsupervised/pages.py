@@ -12,7 +12,9 @@ page is lost to a worker.
 
 from __future__ import annotations
 
+import itertools
 import logging
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from scrapy.http import TextResponse
@@ -56,7 +58,7 @@ class PageProcessor:
 
     # In the crawl's process -------------------------------------------------
 
-    def page_output(self, response: TextResponse) -> list[Any]:
+    def page_output(self, response: TextResponse) -> Iterable[Any]:
         """The output of one captured page, processed here."""
         try:
             tree = response_tree(response)
@@ -104,7 +106,7 @@ class PageProcessor:
         parsing = workers.parse(url, response.text, record.template)
         return WorkerJob(parsing, domain, pattern, record.kind_key)
 
-    async def worker_page_output(self, response: TextResponse, job: WorkerJob) -> list[Any]:
+    async def worker_page_output(self, response: TextResponse, job: WorkerJob) -> Iterable[Any]:
         """:meth:`page_output` with the page parsed and extracted in a worker."""
         workers = self.state.workers()
         if workers is None:
@@ -124,16 +126,12 @@ class PageProcessor:
             if items is None:
                 return []
             url, html = response.url, response.text
-            return await self._with_ready(
-                items.process_extraction(kind_key, None, url, html, None, ready=False)
-            )
+            return await self._with_ready(items.process_extraction(kind_key, None, url, html, None))
         try:
             extraction = await self._extraction(workers, response, page, record)
         except ValueError as exc:
             return self.unparsable(response, exc)
-        output = items.process_extraction(
-            kind_key, record, response.url, response.text, extraction, ready=False
-        )
+        output = items.process_extraction(kind_key, record, response.url, response.text, extraction)
         return await self._with_ready(output)
 
     def _kind_of(self, response: Response, job: WorkerJob, page: WorkerPage) -> str:
@@ -160,18 +158,20 @@ class PageProcessor:
         except WorkerUnavailable:
             return extract(record.template, response_tree(response), url=response.url)
 
-    async def _with_ready(self, output: list[Any]) -> list[Any]:
+    async def _with_ready(self, output: list[Any]) -> Iterator[Any]:
         """``output`` after the items of buffered pages that became ready."""
-        assert self.state.items is not None
-        return await self.batches_output(self.state.items.ready_batches()) + output
+        items = self.state.items
+        ready = await self.batches_output(items.ready_batches() if items is not None else [])
+        return itertools.chain(ready, output)
 
-    async def batches_output(self, batches: list[BufferedBatch]) -> list[Any]:
+    async def batches_output(self, batches: list[BufferedBatch]) -> Iterator[Any]:
         """Items of buffered pages, extracted in the workers (each batch's
-        pages sent at once, so the workers never wait for the crawl)."""
+        pages sent at once, so the workers never wait for the crawl); the
+        pages leave the buffer once their items are taken from the iterator."""
         items, workers = self.state.items, self.state.workers()
         if items is None:
-            return []
-        output = []
+            return iter(())
+        extracted = []
         for batch in batches:
             if workers is None:
                 extractions = [items.extract_entry(batch, entry) for entry in batch.pages]
@@ -184,8 +184,16 @@ class PageProcessor:
                     await _buffered_extraction(items, batch, entry, request)
                     for entry, request in zip(batch.pages, requests, strict=True)
                 ]
-            output.extend(items.finish_batch(batch, extractions))
-        return output
+            extracted.append((batch, extractions))
+        return _finished(items, extracted)
+
+
+def _finished(
+    items: VariantItems, extracted: list[tuple[BufferedBatch, list[Extraction | None]]]
+) -> Iterator[Any]:
+    for batch, extractions in extracted:
+        yield from items.finish_batch(batch, extractions)
+        items.acknowledge([batch])
 
 
 async def _buffered_extraction(
