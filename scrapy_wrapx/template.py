@@ -73,7 +73,7 @@ class Elem:
     elements' serializations: a page element with one of them is that
     subtree exactly, so extraction takes it without walking it."""
 
-    __slots__ = ("attrs", "aux", "children", "names", "sigs", "tag", "uid", "weight")
+    __slots__ = ("attrs", "children", "names", "sigs", "tag", "uid", "weight")
     kind = "elem"
 
     def __init__(self, tag: str, attrs: dict[str, str | None], children: list[TNode]) -> None:
@@ -85,7 +85,6 @@ class Elem:
         self.names: dict[str, str] = {}
         self.sigs: tuple[str, ...] = ()
         self.weight = 0
-        self.aux: Any = None  # induction's working data, never serialized
 
     @property
     def variant_attrs(self) -> list[str]:
@@ -96,7 +95,7 @@ class Text:
     """A text node: ``parts`` are fixed strings and ``None`` slots, e.g.
     ``["Price: ", None]``; ``("Home",)`` is fixed, ``(None,)`` all data."""
 
-    __slots__ = ("_regex", "aux", "names", "parts", "uid", "weight")
+    __slots__ = ("_regex", "names", "parts", "uid", "weight")
     kind = "text"
 
     def __init__(self, parts: list[str | None]) -> None:
@@ -105,7 +104,6 @@ class Text:
         #: One field name per slot.
         self.names: list[str] = []
         self.weight = 0
-        self.aux: Any = None
         self._regex: re.Pattern[str] | None = None
 
     @property
@@ -135,20 +133,19 @@ class Text:
 class Opt:
     """An optional node (SYNTHIA ``if``): ``child`` is present or absent."""
 
-    __slots__ = ("aux", "child", "uid", "weight")
+    __slots__ = ("child", "uid", "weight")
     kind = "opt"
 
     def __init__(self, child: TNode) -> None:
         self.child = child
         self.uid = -1
         self.weight = 0
-        self.aux: Any = None
 
 
 class Set:
     """One or more repetitions of ``children`` (SYNTHIA ``for``)."""
 
-    __slots__ = ("aux", "children", "name", "uid", "weight")
+    __slots__ = ("children", "name", "uid", "weight")
     kind = "set"
 
     def __init__(self, children: list[TNode]) -> None:
@@ -156,20 +153,18 @@ class Set:
         self.uid = -1
         self.name = ""
         self.weight = 0
-        self.aux: Any = None
 
 
 class Blob:
     """Any hedge, kept whole as data (only below induction's depth cap)."""
 
-    __slots__ = ("aux", "name", "uid", "weight")
+    __slots__ = ("name", "uid", "weight")
     kind = "blob"
 
     def __init__(self) -> None:
         self.uid = -1
         self.name = ""
         self.weight = 0
-        self.aux: Any = None
 
 
 TNode = Elem | Text | Opt | Set | Blob

@@ -21,19 +21,15 @@ Lists written inline, ``by <a>A</a>, <a>B</a> and <a>C</a>``, are
 repetitions of ``[separator,] <a>``: alike elements with short texts between
 them. They fold into one set whose body is an optional separator and the
 element, so all the names land in one field; the separators are marked
-(:attr:`._instance.Info.sep`) and never become fields.
+(:attr:`._info.Info.sep`) and never become fields.
 """
 
 from __future__ import annotations
 
-from scrapy_wrapx.induction._instance import (
-    content_sig,
-    dice,
-    opening_label,
-    refresh,
-    template_features,
-)
-from scrapy_wrapx.induction._merge import PEER_THRESHOLD, merge_hedges, optional
+from scrapy_wrapx.induction._info import Scratch, content_sig, dice, refresh, template_features
+from scrapy_wrapx.induction._labels import opening_label
+from scrapy_wrapx.induction._merge import merge_hedges, optional
+from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
 
 #: Longest generalized node (number of adjacent siblings in one record).
@@ -42,46 +38,48 @@ MAX_PERIOD = 3
 #: most this many words (", ", " and ", " & ", " / ", "; ").
 SEPARATOR_WORDS = 2
 SEPARATOR_CHARS = 12
+#: Fewest nodes of an inline list: an element, a separator, an element.
+MIN_SEPARATED_RUN = 3
 
 
-def _text_symbol(node: Text) -> str:
-    """A text's symbol for folding: its label (:func:`._instance.text_label`),
+def _text_symbol(scratch: Scratch, node: Text) -> str:
+    """A text's symbol for folding: its label (:func:`._labels.text_label`),
     and for data the label it opens with even when only this page shows it:
     "Availability: In Stock" after an ISBN is no repetition of the ISBN,
     though neither is template text on pages that say "Availability:" apart
     (a lone label, "UPC:", is a label as well)."""
-    label: str = node.aux.label
+    label = scratch[node].label
     if label != "#" or not node.fixed:
         return label
     opening = opening_label(node.parts[0] or "")
     return f"#:{opening}" if opening else label
 
 
-def _symbol(node: TNode) -> tuple[str, ...]:
+def _symbol(scratch: Scratch, node: TNode) -> tuple[str, ...]:
     if isinstance(node, Text):
-        return ("#text", _text_symbol(node))
+        return ("#text", _text_symbol(scratch, node))
     if isinstance(node, Elem):
-        return ("elem", node.aux.label)
+        return ("elem", scratch[node].label)
     if isinstance(node, Set):
-        return ("set", *[_symbol(child)[1] for child in node.children[-1:]])
+        return ("set", *[_symbol(scratch, child)[1] for child in node.children[-1:]])
     if isinstance(node, Opt):
-        return ("opt", *_symbol(node.child))
+        return ("opt", *_symbol(scratch, node.child))
     return ("blob",)
 
 
-def _group_profile(group: list[TNode]) -> frozenset[tuple[str, ...]]:
+def _group_profile(scratch: Scratch, group: list[TNode]) -> frozenset[tuple[str, ...]]:
     profile: set[tuple[str, ...]] = set()
     for node in group:
-        profile |= node.aux.profile
+        profile |= scratch[node].profile
     return frozenset(profile)
 
 
-def _similar(a: list[TNode], b: list[TNode]) -> bool:
-    if [_symbol(x) for x in a] != [_symbol(y) for y in b]:
+def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
+    if [_symbol(scratch, x) for x in a] != [_symbol(scratch, y) for y in b]:
         return False
     if all(isinstance(x, Text) for x in a):
         return True
-    pa, pb = _group_profile(a), _group_profile(b)
+    pa, pb = _group_profile(scratch, a), _group_profile(scratch, b)
     # Records with template texts must share one (seed 000's textual
     # symbols, and the peer rule of merging): "Publisher: x" and "ISBN: y"
     # rows are no repetitions, while two products that both say "Add to
@@ -92,12 +90,15 @@ def _similar(a: list[TNode], b: list[TNode]) -> bool:
     return dice(pa, pb) >= PEER_THRESHOLD
 
 
-def _make_set(body: list[TNode], raw: list[TNode], reps: list[list[TNode]]) -> Set:
+def _make_set(
+    scratch: Scratch, body: list[TNode], raw: list[TNode], reps: list[list[TNode]]
+) -> Set:
     folded = Set(body)
-    refresh(folded)
-    folded.aux.raw = raw
-    folded.aux.sig = content_sig(raw)
-    folded.aux.instances = [reps]
+    refresh(scratch, folded)
+    info = scratch[folded]
+    info.raw = raw
+    info.sig = content_sig(scratch, raw)
+    info.instances = [reps]
     return folded
 
 
@@ -108,71 +109,100 @@ def _separator(node: TNode) -> bool:
     return len(value) <= SEPARATOR_CHARS and len(value.split()) <= SEPARATOR_WORDS
 
 
-def _fold_separated(children: list[TNode]) -> list[TNode]:
+def _fold_separated(scratch: Scratch, children: list[TNode]) -> list[TNode]:
     """Fold runs ``E (sep E)+`` of alike elements with separator texts."""
     out: list[TNode] = []
     i = 0
     while i < len(children):
-        head = children[i]
-        end = i + 1
-        if isinstance(head, Elem):
-            while (
-                end + 1 < len(children)
-                and _separator(children[end])
-                and isinstance(children[end + 1], Elem)
-                and _similar([head], [children[end + 1]])
-            ):
-                end += 2
-        if end - i < 3:
-            out.append(head)
+        end = _separated_run_end(scratch, children, i)
+        if end - i < MIN_SEPARATED_RUN:
+            out.append(children[i])
             i += 1
             continue
-        for sep in children[i + 1 : end : 2]:
-            sep.aux.sep = True
-        body: list[TNode] = [head]
-        for start in range(i + 1, end, 2):
-            body = merge_hedges(body, children[start : start + 2])
-        # The first repetition has no separator: make it optional whatever
-        # the alignment did.
-        body = [optional(node) if _separator_slot(node) else node for node in body]
-        reps = [[head], *(children[start : start + 2] for start in range(i + 1, end, 2))]
-        out.append(_make_set(body, children[i:end], reps))
+        out.append(_fold_separated_run(scratch, children[i:end]))
         i = end
     return out
 
 
-def _separator_slot(node: TNode) -> bool:
+def _separated_run_end(scratch: Scratch, children: list[TNode], start: int) -> int:
+    """Where the run ``E (sep E)*`` from ``start`` ends."""
+    head = children[start]
+    end = start + 1
+    if not isinstance(head, Elem):
+        return end
+    while (
+        end + 1 < len(children)
+        and _separator(children[end])
+        and isinstance(children[end + 1], Elem)
+        and _similar(scratch, [head], [children[end + 1]])
+    ):
+        end += 2
+    return end
+
+
+def _fold_separated_run(scratch: Scratch, run: list[TNode]) -> Set:
+    """The set of ``[separator,] element`` that ``E (sep E)+`` repeats."""
+    head = run[0]
+    for sep in run[1::2]:
+        scratch[sep].sep = True
+    body: list[TNode] = [head]
+    for start in range(1, len(run), 2):
+        body = merge_hedges(scratch, body, run[start : start + 2])
+    # The first repetition has no separator: make it optional whatever
+    # the alignment did.
+    body = [optional(scratch, node) if _separator_slot(scratch, node) else node for node in body]
+    reps = [[head], *(run[start : start + 2] for start in range(1, len(run), 2))]
+    return _make_set(scratch, body, run, reps)
+
+
+def _separator_slot(scratch: Scratch, node: TNode) -> bool:
     inner = node.child if isinstance(node, Opt) else node
-    return isinstance(inner, Text) and inner.aux.sep
+    return isinstance(inner, Text) and scratch[inner].sep
 
 
-def fold_children(children: list[TNode]) -> list[TNode]:
+def fold_children(scratch: Scratch, children: list[TNode]) -> list[TNode]:
     """Replace runs of repeated sibling groups by sets."""
-    if len(children) >= 3:
-        children = _fold_separated(children)
+    if len(children) >= MIN_SEPARATED_RUN:
+        children = _fold_separated(scratch, children)
     for period in range(1, MAX_PERIOD + 1):
         if len(children) < 2 * period:
             break
-        out: list[TNode] = []
-        i = 0
-        while i < len(children):
-            first = children[i : i + period]
-            if len(first) < period or (period > 1 and len({_symbol(node) for node in first}) == 1):
-                out.append(children[i])
-                i += 1
-                continue
-            end = i + period
-            while end + period <= len(children) and _similar(first, children[end : end + period]):
-                end += period
-            if end - i >= 2 * period:
-                body = first
-                for start in range(i + period, end, period):
-                    body = merge_hedges(body, children[start : start + period])
-                reps = [children[start : start + period] for start in range(i, end, period)]
-                out.append(_make_set(body, children[i:end], reps))
-                i = end
-            else:
-                out.append(children[i])
-                i += 1
-        children = out
+        children = _fold_period(scratch, children, period)
     return children
+
+
+def _fold_period(scratch: Scratch, children: list[TNode], period: int) -> list[TNode]:
+    """Fold the runs of at least two similar groups of ``period`` siblings."""
+    out: list[TNode] = []
+    i = 0
+    while i < len(children):
+        end = _run_end(scratch, children, i, period)
+        if end - i >= 2 * period:
+            out.append(_fold_run(scratch, children[i:end], period))
+            i = end
+        else:
+            out.append(children[i])
+            i += 1
+    return out
+
+
+def _run_end(scratch: Scratch, children: list[TNode], start: int, period: int) -> int:
+    """Where the run of groups similar to the group at ``start`` ends;
+    ``start`` when no group starts there (too few siblings left, or
+    ``period`` alike siblings, which are shorter periods' to fold)."""
+    first = children[start : start + period]
+    if len(first) < period or (period > 1 and len({_symbol(scratch, n) for n in first}) == 1):
+        return start
+    end = start + period
+    while end + period <= len(children) and _similar(scratch, first, children[end : end + period]):
+        end += period
+    return end
+
+
+def _fold_run(scratch: Scratch, run: list[TNode], period: int) -> Set:
+    """The set of the groups of ``period`` siblings that ``run`` repeats."""
+    body = run[:period]
+    for start in range(period, len(run), period):
+        body = merge_hedges(scratch, body, run[start : start + period])
+    reps = [run[start : start + period] for start in range(0, len(run), period)]
+    return _make_set(scratch, body, run, reps)

@@ -24,10 +24,13 @@ from typing import Any
 
 from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
 
+#: How many levels a label and its slot may lie below their common
+#: ancestor (see the module docstring).
 LABEL_REACH = 1
 #: Attributes whose variant values are data fields (the rest vary, but are
 #: layout: ids, styles, tracking parameters).
 DATA_ATTRIBUTES = frozenset({"href", "src", "data-src", "value", "data"})
+#: A label is short: at most this many words and characters.
 _MAX_LABEL_WORDS = 5
 _MAX_LABEL_CHARS = 40
 
@@ -131,17 +134,7 @@ class _Namer:
     def walk(self, items: list[TNode], ancestors: list[Elem]) -> None:
         for item in items:
             if isinstance(item, Elem):
-                chain = [*ancestors, item]
-                variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES]
-                if variant:
-                    base = _hint(chain, 2) or item.tag
-                    path = "/".join(e.tag for e in chain[-4:])
-                    context = _context(chain[:-1])
-                    for attr in variant:
-                        item.names[attr] = self.add(
-                            item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
-                        )
-                self.walk(item.children, chain)
+                self.elem(item, ancestors)
             elif isinstance(item, Text):
                 self.text(item, ancestors)
             elif isinstance(item, Opt):
@@ -150,36 +143,63 @@ class _Namer:
                 self.sets.append(item)
                 self.walk(item.children, ancestors)
             elif isinstance(item, Blob):
-                path = "/".join(e.tag for e in ancestors[-4:])
-                item.name = self.add(item.uid, "0", "", "", path, "blob")
+                item.name = self.add(item.uid, "0", "", "", _path(ancestors), "blob")
+
+    def elem(self, item: Elem, ancestors: list[Elem]) -> None:
+        """Name the element's data attributes (``href``, ``src``...), then
+        what is inside it."""
+        chain = [*ancestors, item]
+        variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES]
+        if variant:
+            base = _hint(chain, 2) or item.tag
+            path = _path(chain)
+            context = _context(chain[:-1])
+            for attr in variant:
+                item.names[attr] = self.add(
+                    item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
+                )
+        self.walk(item.children, chain)
 
     def text(self, item: Text, ancestors: list[Elem]) -> None:
         if id(item) in self.separators:
             return
         if item.fixed:
-            value = item.parts[0] or ""
-            chain = [e.uid for e in ancestors]
-            # A fixed text right in the element that holds the previous slot
-            # closes that slot ("out of 5"); it labels nothing after it.
-            closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
-            if _label_like(value) and not closing:
-                self.last_label = (value, chain)
-            elif closing:
-                self.last_label = None
-            return
+            self.fixed_text(item.parts[0] or "", ancestors)
+        else:
+            self.variant_text(item, ancestors)
+
+    def fixed_text(self, value: str, ancestors: list[Elem]) -> None:
+        """A fixed text labels the slots after it, when it is label-like;
+        but one right in the element that holds the previous slot closes
+        that slot ("out of 5") and labels nothing after it."""
+        chain = [e.uid for e in ancestors]
+        closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
+        if closing:
+            self.last_label = None
+        elif _label_like(value):
+            self.last_label = (value, chain)
+
+    def variant_text(self, item: Text, ancestors: list[Elem]) -> None:
+        """Name each slot of a text, by its own opening label or the label
+        before it, its element's hint, its path."""
         first = item.parts[0]
         own = first if isinstance(first, str) and _label_like(first) else ""
         label = own or self.label_for(ancestors)
         hint = _hint(ancestors)
-        path = "/".join(e.tag for e in ancestors[-4:])
-        tags = [e.tag for e in ancestors[-2:]]
+        path = _path(ancestors)
+        fallback = ancestors[-1].tag if ancestors else "text"
         context = _context(ancestors[:-1])
         item.names = [
-            self.add(item.uid, str(slot), label, hint, path, tags[-1] if tags else "text", context)
+            self.add(item.uid, str(slot), label, hint, path, fallback, context)
             for slot in range(item.slots)
         ]
         self.last_label = None
         self.last_slot = [e.uid for e in ancestors]
+
+
+def _path(ancestors: list[Elem]) -> str:
+    """The path naming keys hold: the last four tags."""
+    return "/".join(e.tag for e in ancestors[-4:])
 
 
 def _context(ancestors: list[Elem]) -> list[str]:
@@ -209,15 +229,18 @@ def name_fields(
     namer.separators = separators
     namer.walk(root.children, [root])
     for node in namer.sets:
-        head: Any = node.children[0] if node.children else None
-        while isinstance(head, Opt):
-            head = head.child
-        base = ""
-        if isinstance(head, Elem):
-            base = _hint([head]) or head.tag
-        first = next((f.name for f in namer.fields if _inside(node, f.uid)), "")
-        node.name = namer.unique(f"{base or first or 'record'}_list")
+        node.name = namer.unique(f"{_set_base(node, namer.fields)}_list")
     return namer.fields
+
+
+def _set_base(node: Set, fields: list[FieldInfo]) -> str:
+    """What a set is named after: the hint or tag of the element it
+    repeats, else its first field, else "record"."""
+    head: Any = node.children[0] if node.children else None
+    while isinstance(head, Opt):
+        head = head.child
+    base = (_hint([head]) or head.tag) if isinstance(head, Elem) else ""
+    return base or next((f.name for f in fields if _inside(node, f.uid)), "") or "record"
 
 
 def _inside(node: Set, uid: int) -> bool:

@@ -95,22 +95,35 @@ def _class(char: str) -> str:
     return "other"
 
 
+def _wordless(fixed: str) -> bool:
+    """A fixed part without words (punctuation, or nothing) needs no
+    boundary evidence."""
+    return not fixed or not _WORD.search(fixed)
+
+
+def _class_change(edge: str, data: set[str]) -> bool:
+    """Whether letters meet digits at a cut: ``edge`` is the class of the
+    fixed part's character there, ``data`` the classes of the data's. A
+    fixed part ending (or beginning) in a digit meets data without digits
+    there; one in letters meets data of digits, with punctuation at most."""
+    if edge == "digit":
+        return "digit" not in data
+    return "digit" in data and data <= {"digit", "other"}
+
+
 def _boundary(prefix: str, rests: list[str]) -> bool:
     """Whether a fixed ``prefix`` visibly ends where the data ``rests``
     begin (see the module docstring). A prefix without words needs none."""
     fixed = prefix.rstrip()
-    if not fixed or not _WORD.search(fixed):
+    if _wordless(fixed):
         return True
     if _NUMBER_AT_END.search(fixed):
         return False
-    if _class(fixed[-1]) == "other":
-        return True
-    starts = {_class(rest.lstrip()[:1] or " ") for rest in rests}
     end = _class(fixed[-1])
-    if end == "digit":
-        return "digit" not in starts
-    if "digit" in starts and starts <= {"digit", "other"}:
+    starts = {_class(rest.lstrip()[:1] or " ") for rest in rests}
+    if end == "other" or _class_change(end, starts):
         return True
+    # "by " + Paul Kent: a lowercase word before data that starts otherwise.
     return end == "lower" and fixed.split()[-1].islower() and "lower" not in starts
 
 
@@ -118,17 +131,13 @@ def _boundary_after(suffix: str, rests: list[str]) -> bool:
     """Whether a fixed ``suffix`` visibly begins where the data ``rests``
     end: punctuation, or letters after digits and digits after letters."""
     fixed = suffix.lstrip()
-    if not fixed or not _WORD.search(fixed):
+    if _wordless(fixed):
         return True
     if _NUMBER_AT_START.match(fixed):
         return False
     begin = _class(fixed[0])
-    if begin == "other":
-        return True
     ends = {_class(rest.rstrip()[-1:] or " ") for rest in rests}
-    if begin == "digit":
-        return "digit" not in ends
-    return ends <= {"digit", "other"} and "digit" in ends
+    return begin == "other" or _class_change(begin, ends)
 
 
 def _before_separator(tokens: list[str]) -> list[str]:
@@ -177,6 +186,23 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
         return [values[0]]
     allow_words = len(values) >= MIN_WORD_SAMPLES
     tokens = [_TOKEN.findall(value) for value in values]
+    prefix = _fixed_prefix(tokens, allow_words)
+    rests = [t[len(prefix) :] for t in tokens]
+    suffix = _fixed_suffix(rests, allow_words)
+    middles = [t[: len(t) - len(suffix)] for t in rests]
+    parts: list[str | None] = []
+    if prefix:
+        parts.append("".join(prefix))
+    parts.extend(_middle_parts(middles, allow_words))
+    if suffix:
+        parts.append("".join(suffix))
+    return parts if _fits_all(parts, values) else [None]
+
+
+def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
+    """The tokens every value opens with that are template: allowed as
+    fixed text, before any field separator, short of a whole value, and
+    ending at a visible boundary."""
     prefix = _before_separator(_trim(tokens[0][: _common_prefix(tokens)], allow_words))
     # A prefix may not eat a whole value: its slot would always be empty.
     while prefix and any(len(t) <= len(prefix) for t in tokens):
@@ -186,7 +212,12 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
         if _cut_after(fixed, tails) and _boundary(fixed, tails):
             break
         prefix = prefix[:-1]
-    rests = [t[len(prefix) :] for t in tokens]
+    return prefix
+
+
+def _fixed_suffix(rests: list[list[str]], allow_words: bool) -> list[str]:
+    """The tokens every value (its prefix cut off) closes with that are
+    template, by the rules of :func:`_fixed_prefix` mirrored."""
     reversed_rests = [list(reversed(t)) for t in rests]
     suffix = _after_separator(
         list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], allow_words)))
@@ -198,21 +229,18 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
         if _cut_before(fixed, heads) and _boundary_after(fixed, heads):
             break
         suffix = suffix[1:]
-    middles = [t[: len(t) - len(suffix)] for t in rests]
-    parts: list[str | None] = []
-    if prefix:
-        parts.append("".join(prefix))
+    return suffix
+
+
+def _middle_parts(middles: list[list[str]], allow_words: bool) -> list[str | None]:
+    """One slot, or several when every value's middle has the very same
+    field separators inside (" / " in "Value Books / 2008 / Paperback")."""
     separators = [_inner_separators("".join(middle)) for middle in middles]
-    if allow_words and separators[0] and all(s == separators[0] for s in separators):
-        parts.append(None)
-        for separator in separators[0]:
-            parts.extend((separator, None))
-    else:
-        parts.append(None)
-    if suffix:
-        parts.append("".join(suffix))
-    if not _fits_all(parts, values):
+    if not (allow_words and separators[0] and all(s == separators[0] for s in separators)):
         return [None]
+    parts: list[str | None] = [None]
+    for separator in separators[0]:
+        parts.extend((separator, None))
     return parts
 
 

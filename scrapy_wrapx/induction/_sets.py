@@ -1,0 +1,150 @@
+"""Revising the sets of a merged template, where all seeds can be seen.
+
+Folding (:mod:`._fold`) sees one page at a time; once the seeds are merged,
+a set is known better: a list that never varies is template
+(:func:`unfold_constant_sets`), a list of a fixed length may be a tuple, and
+a line that ends with one name may be a list of one (:func:`widen_bylines`).
+"""
+
+from __future__ import annotations
+
+from scrapy_wrapx.induction._info import Info, Scratch
+from scrapy_wrapx.induction._merge import merge_hedges
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
+
+#: Inline elements that may hold one item of an inline list.
+INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "cite"})
+#: Instances with the very same content that make a set template.
+CONSTANT_INSTANCES = 2
+
+
+def unfold_constant_sets(scratch: Scratch, root: Elem) -> None:
+    """Replace every set that had the very same content in at least
+    :data:`CONSTANT_INSTANCES` instances (seed pages, or records of one
+    page) by that content: a list that never varies is template, as EXALG
+    reads a token occurring the same way on every page (social links,
+    hidden form fields, a fixed menu that merely looks like a list); and
+    every set that is better read as a tuple (:func:`_as_tuple`)."""
+    stack: list[TNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Elem | Set):
+            children: list[TNode] = []
+            for child in node.children:
+                children.extend(_unfolded(scratch, child))
+            node.children = children
+            stack.extend(children)
+        elif isinstance(node, Opt):
+            inner = _unfolded(scratch, node.child)
+            # An optional constant list: optional as a whole, which an
+            # Opt cannot hold, so it stays a set of its one content.
+            node.child = inner[0] if len(inner) == 1 else Set(inner)
+            stack.append(node.child)
+
+
+def _unfolded(scratch: Scratch, node: TNode) -> list[TNode]:
+    info = scratch.get(node) if isinstance(node, Set) else None
+    if not isinstance(node, Set) or info is None:
+        return [node]
+    if info.raw is not None and info.sig is not None and info.count >= CONSTANT_INSTANCES:
+        return list(info.raw)
+    return _as_tuple(scratch, node, info) or [node]
+
+
+def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
+    """A "set" that has the same number ``k`` of repetitions in every one of
+    its ``n >= 2`` instances may be a tuple: positions with roles of their
+    own (hidden inputs named "sku", "action"...; share links to Facebook,
+    Twitter...). SYNTHIA's MDL decides: unrolled, the template grows by
+    ``k - 1`` bodies, the data shrinks by the slots that positions fix, on
+    every instance. Unroll when that saves more than it costs."""
+    instances = info.instances or []
+    k = _repetitions(instances)
+    if not k:
+        return None
+    positions = [_position(scratch, instances, p) for p in range(k)]
+    body_slots, body_size = _slots_and_size(node.children)
+    tuple_slots = sum(_slots_and_size(hedge)[0] for hedge in positions)
+    saved = len(instances) * (k * body_slots - tuple_slots)
+    if saved <= (k - 1) * body_size:
+        return None
+    return [item for hedge in positions for item in hedge]
+
+
+def _repetitions(instances: list[list[list[TNode]]]) -> int:
+    """``k`` when each of at least two instances has the same ``k >= 2``
+    repetitions, else 0."""
+    if len(instances) < 2:
+        return 0
+    k = len(instances[0])
+    if k < 2 or any(len(reps) != k for reps in instances):
+        return 0
+    return k
+
+
+def _position(scratch: Scratch, instances: list[list[list[TNode]]], p: int) -> list[TNode]:
+    """The merge of repetition ``p`` of every instance."""
+    hedge = instances[0][p]
+    for reps in instances[1:]:
+        hedge = merge_hedges(scratch, hedge, reps[p])
+    return hedge
+
+
+def _slots_and_size(nodes: list[TNode]) -> tuple[int, int]:
+    slots = size = 0
+    for top in nodes:
+        for node in iter_nodes(top):
+            size += 1
+            if isinstance(node, Text) and not node.fixed:
+                slots += 1
+            elif isinstance(node, Elem):
+                slots += sum(value is None for value in node.attrs.values())
+    return slots, size
+
+
+def _carries_data(node: Elem) -> bool:
+    return any(
+        (isinstance(n, Text) and not n.fixed)
+        or (isinstance(n, Elem) and any(v is None for v in n.attrs.values()))
+        for n in iter_nodes(node)
+    )
+
+
+def _ends_in_byline(node: TNode) -> bool:
+    """Whether ``node`` is an element whose last child is an inline element
+    with data right after a text."""
+    if not isinstance(node, Elem) or len(node.children) < 2:
+        return False
+    last, before = node.children[-1], node.children[-2]
+    return (
+        isinstance(last, Elem)
+        and last.tag in INLINE_TAGS
+        and isinstance(before, Text)
+        and _carries_data(last)
+    )
+
+
+def widen_bylines(scratch: Scratch, root: Elem) -> list[Text]:
+    """Generalize a *byline* into a list of one: an inline element with data
+    that closes its parent right after a text ("By: <a>Lynn A. Coleman</a>")
+    becomes a set of ``[separator,] element``, so a page that names several
+    (``By: <a>A</a>, <a>B</a>``) fits the template and every name lands in
+    the one field. Seeds that happen to show one author each cannot reveal
+    the list; the shape (label, then the element ending the line) is what
+    bylines, "Publisher: <a>...</a>" and tag lines share. Returns the
+    separator texts (never fields)."""
+    separators: list[Text] = []
+    for node in list(iter_nodes(root)):
+        if not _ends_in_byline(node):
+            continue
+        assert isinstance(node, Elem)
+        last = node.children[-1]
+        sep = Text([None])
+        scratch[sep] = Info(frozenset({("#",)}), 1, [], "#", sep=True)
+        wrapped = Opt(sep)
+        scratch[wrapped] = scratch[sep]
+        body = Set([wrapped, last])
+        scratch[body] = scratch[last]
+        node.children[-1] = body
+        separators.append(sep)
+    return separators
