@@ -506,9 +506,6 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
     root.affiliation = top.tag if top.tag in AFFILIATION_TAGS else ""
     nodes = [root]
     leaves: list[Node] = []
-    new_node = Node  # local names: this loop is the hot path
-    affiliation_tags = AFFILIATION_TAGS
-    dropped_tags = DROPPED_TAGS
 
     # The open elements; None stands for a dropped one, whose subtree is
     # skipped but whose tail still counts as a text node of its parent.
@@ -516,69 +513,90 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
     walker = etree.iterwalk(top, events=("start", "end", "comment", "pi"))
     for event, element in walker:
         if event == "start":
-            if not stack:
-                node = root
-                root.first_leaf = 0
-            else:
-                parent = stack[-1]
-                assert parent is not None  # dropped subtrees are skipped
-                tag = element.tag
-                counts = parent._child_counts
-                if counts is None:
-                    counts = parent._child_counts = {tag: 1}
-                    position = 1
-                else:
-                    position = counts.get(tag, 0) + 1
-                    counts[tag] = position
-                if tag in dropped_tags:
-                    walker.skip_subtree()
-                    stack.append(None)
-                    continue
-                node = new_node(
-                    len(nodes),
-                    tag,
-                    element,
-                    parent,
-                    position,
-                    counts,
-                    parent.depth + 1,
-                    tag if tag in affiliation_tags else parent.affiliation,
-                    len(leaves),
-                )
-                parent.children.append(node)
-                nodes.append(node)
+            node = _open_child(nodes, leaves, stack[-1], element) if stack else _open_root(root)
             stack.append(node)
-            text = element.text
-            if text is not None:
-                node._text_count = 1
-                if not text.isspace():
-                    _add_text(nodes, leaves, node, text, 1)
-        else:
-            if event == "end":
-                closed = stack.pop()
-                if closed is not None:
-                    if not closed.children and closed is not root:
-                        _close_childless(nodes, leaves, closed)
-                    elif closed.first_leaf < len(leaves):
-                        closed.last_leaf = len(leaves) - 1
-                    else:
-                        closed.first_leaf = -1
-                if not stack:
-                    continue
-            elif not stack:
-                continue
+            if node is None:
+                walker.skip_subtree()
+            else:
+                _add_own_text(nodes, leaves, node, element.text)
+            continue
+        if event == "end":
+            _close(nodes, leaves, stack.pop(), root)
+        if stack:
             # An element's, comment's or processing instruction's tail is
             # the next text node of the enclosing element.
-            tail = element.tail
-            if tail is not None:
-                owner = stack[-1]
-                assert owner is not None
-                owner._text_count += 1
-                if not tail.isspace():
-                    _add_text(nodes, leaves, owner, tail, owner._text_count)
+            _add_tail(nodes, leaves, stack[-1], element.tail)
 
     root._tree_nodes = nodes
     return PageTree(nodes, leaves, url, document)
+
+
+def _open_child(
+    nodes: list[Node], leaves: list[Node], parent: Node | None, element: etree._Element
+) -> Node | None:
+    """The node of a child element that opens; None for a dropped one,
+    which still takes its place among its same-tag siblings."""
+    assert parent is not None  # dropped subtrees are skipped
+    tag = element.tag
+    counts = parent._child_counts
+    if counts is None:
+        counts = parent._child_counts = {tag: 1}
+        position = 1
+    else:
+        position = counts.get(tag, 0) + 1
+        counts[tag] = position
+    if tag in DROPPED_TAGS:
+        return None
+    node = Node(
+        len(nodes),
+        tag,
+        element,
+        parent,
+        position,
+        counts,
+        parent.depth + 1,
+        tag if tag in AFFILIATION_TAGS else parent.affiliation,
+        len(leaves),
+    )
+    parent.children.append(node)
+    nodes.append(node)
+    return node
+
+
+def _open_root(root: Node) -> Node:
+    root.first_leaf = 0
+    return root
+
+
+def _add_own_text(nodes: list[Node], leaves: list[Node], node: Node, text: str | None) -> None:
+    """An element's own text: its first text node."""
+    if text is None:
+        return
+    node._text_count = 1
+    if not text.isspace():
+        _add_text(nodes, leaves, node, text, 1)
+
+
+def _close(nodes: list[Node], leaves: list[Node], closed: Node | None, root: Node) -> None:
+    """Settle the leaf range of an element that closes."""
+    if closed is None:
+        return
+    if not closed.children and closed is not root:
+        _close_childless(nodes, leaves, closed)
+    elif closed.first_leaf < len(leaves):
+        closed.last_leaf = len(leaves) - 1
+    else:
+        closed.first_leaf = -1
+
+
+def _add_tail(nodes: list[Node], leaves: list[Node], owner: Node | None, tail: str | None) -> None:
+    """A tail: the next text node of ``owner``, counted even when blank."""
+    if tail is None:
+        return
+    assert owner is not None
+    owner._text_count += 1
+    if not tail.isspace():
+        _add_text(nodes, leaves, owner, tail, owner._text_count)
 
 
 def _add_text(
@@ -628,26 +646,30 @@ def _close_childless(nodes: list[Node], leaves: list[Node], node: Node) -> None:
     leaves.append(node)
 
 
+def _repeat_groups(children: list[Node]) -> Iterator[list[Node]]:
+    """Groups of element children alike by tag, class and first child."""
+    groups: dict[tuple[str, str | None, str | None], list[Node]] = {}
+    for child in children:
+        if child.tag is TEXT:
+            continue
+        grandchildren = child.children
+        first = grandchildren[0].tag if grandchildren else None
+        key = (child.tag, child.element.get("class"), first)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [child]
+        else:
+            group.append(child)
+    return iter(groups.values())
+
+
 def _mark_repeats(nodes: Sequence[Node]) -> None:
     """Find groups of similar siblings (same tag, class and first child) and
     mark every node under them as *sequential*."""
     for node in nodes:
-        children = node.children
-        if len(children) < 2:
+        if len(node.children) < 2:
             continue
-        groups: dict[tuple[str, str | None, str | None], list[Node]] = {}
-        for child in children:
-            if child.tag is TEXT:
-                continue
-            grandchildren = child.children
-            first = grandchildren[0].tag if grandchildren else None
-            key = (child.tag, child.element.get("class"), first)
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [child]
-            else:
-                group.append(child)
-        for group in groups.values():
+        for group in _repeat_groups(node.children):
             if len(group) > 1:
                 for position, child in enumerate(group, 1):
                     child._repeat = (position, len(group))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -261,41 +261,64 @@ def _node_to_json(node: TNode) -> dict[str, Any]:
     return {"k": "b", "n": node.name}
 
 
+def _elem_from_json(data: dict[str, Any]) -> Elem:
+    attrs = data.get("a", {})
+    if not isinstance(data.get("t"), str) or not isinstance(attrs, dict):
+        raise ValueError(f"Invalid template element: {data.get('t')!r}")
+    elem = Elem(data["t"], dict(attrs), [_node_from_json(c) for c in data.get("c", [])])
+    elem.names = dict(data.get("n", {}))
+    sigs = data.get("h", [])
+    if not isinstance(sigs, list) or not all(isinstance(h, str) for h in sigs):
+        raise ValueError(f"Invalid template element digests: {sigs!r}")
+    elem.sigs = tuple(sigs)
+    return elem
+
+
+def _text_from_json(data: dict[str, Any]) -> Text:
+    parts = data.get("p")
+    if not isinstance(parts, list) or not parts:
+        raise ValueError(f"Invalid template text parts: {parts!r}")
+    text = Text(list(parts))
+    text.names = list(data.get("n", []))
+    if len(text.names) != text.slots:
+        raise ValueError(f"Template text {parts!r} has names {text.names!r}")
+    return text
+
+
+def _opt_from_json(data: dict[str, Any]) -> Opt:
+    return Opt(_node_from_json(data.get("c")))
+
+
+def _set_from_json(data: dict[str, Any]) -> Set:
+    node = Set([_node_from_json(c) for c in data.get("c", [])])
+    node.name = str(data.get("n", ""))
+    return node
+
+
+def _blob_from_json(data: dict[str, Any]) -> Blob:
+    blob = Blob()
+    blob.name = str(data.get("n", ""))
+    return blob
+
+
+#: The reader of each node kind's JSON (the ``k`` key).
+_NODE_READERS: dict[Any, Callable[[dict[str, Any]], TNode]] = {
+    "e": _elem_from_json,
+    "t": _text_from_json,
+    "o": _opt_from_json,
+    "s": _set_from_json,
+    "b": _blob_from_json,
+}
+
+
 def _node_from_json(data: Any) -> TNode:
     if not isinstance(data, dict):
         raise ValueError(f"Invalid template node: {data!r}")
     kind = data.get("k")
-    if kind == "e":
-        attrs = data.get("a", {})
-        if not isinstance(data.get("t"), str) or not isinstance(attrs, dict):
-            raise ValueError(f"Invalid template element: {data.get('t')!r}")
-        elem = Elem(data["t"], dict(attrs), [_node_from_json(c) for c in data.get("c", [])])
-        elem.names = dict(data.get("n", {}))
-        sigs = data.get("h", [])
-        if not isinstance(sigs, list) or not all(isinstance(h, str) for h in sigs):
-            raise ValueError(f"Invalid template element digests: {sigs!r}")
-        elem.sigs = tuple(sigs)
-        return elem
-    if kind == "t":
-        parts = data.get("p")
-        if not isinstance(parts, list) or not parts:
-            raise ValueError(f"Invalid template text parts: {parts!r}")
-        text = Text(list(parts))
-        text.names = list(data.get("n", []))
-        if len(text.names) != text.slots:
-            raise ValueError(f"Template text {parts!r} has names {text.names!r}")
-        return text
-    if kind == "o":
-        return Opt(_node_from_json(data.get("c")))
-    if kind == "s":
-        node = Set([_node_from_json(c) for c in data.get("c", [])])
-        node.name = str(data.get("n", ""))
-        return node
-    if kind == "b":
-        blob = Blob()
-        blob.name = str(data.get("n", ""))
-        return blob
-    raise ValueError(f"Unknown template node kind: {kind!r}")
+    reader = _NODE_READERS.get(kind) if isinstance(kind, str) else None
+    if reader is None:
+        raise ValueError(f"Unknown template node kind: {kind!r}")
+    return reader(data)
 
 
 class Template:

@@ -62,21 +62,33 @@ def first_of_hedge(items: list[TNode]) -> First:
     return tuple(found_items), True
 
 
+def _texts_clash(a: Text, b: Text) -> bool:
+    """Texts clash unless both are fixed and differ."""
+    return not (a.fixed and b.fixed and a.parts[0] != b.parts[0])
+
+
+def _excludes(x: Elem, y: Elem) -> bool:
+    """Whether a fixed attribute of ``x`` is one that ``y`` forbids (does
+    not have) or fixes to another value."""
+    for name, value in x.attrs.items():
+        if value is None:
+            continue
+        if name not in y.attrs:
+            return True  # x requires it, y forbids it
+        other = y.attrs[name]
+        if other is not None and other != value:
+            return True
+    return False
+
+
 def clash(a: TNode, b: TNode, anchor: Anchor) -> bool:
     """Whether one page node could fit both ``a`` and ``b`` shallowly."""
     if isinstance(a, Text) and isinstance(b, Text):
-        return not (a.fixed and b.fixed and a.parts[0] != b.parts[0])
+        return _texts_clash(a, b)
     if not (isinstance(a, Elem) and isinstance(b, Elem)) or a.tag != b.tag:
         return False
-    for x, y in ((a, b), (b, a)):
-        for name, value in x.attrs.items():
-            if value is None:
-                continue
-            if name not in y.attrs:
-                return False  # x requires it, y forbids it
-            other = y.attrs[name]
-            if other is not None and other != value:
-                return False
+    if _excludes(a, b) or _excludes(b, a):
+        return False
     first_a, first_b = anchor(a), anchor(b)
     return first_a is None or first_b is None or first_a == first_b
 

@@ -94,7 +94,6 @@ def _apply(template: Template, renamed: dict[str, str], taken: set[str]) -> None
             node.names = {attr: final.get(name, name) for attr, name in node.names.items()}
     for info in template.fields:
         info.name = final[info.name]
-    template.__dict__.pop("_compiled", None)  # compiled with the old names
 
 
 def _final_names(template: Template, renamed: dict[str, str], taken: set[str]) -> dict[str, str]:

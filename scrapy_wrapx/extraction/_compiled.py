@@ -1,0 +1,149 @@
+"""What the matcher asks of a template on every page, computed once.
+
+A template is compiled on its first extraction and the result kept, keyed
+by the template object itself, in a weak table: the template stays plain
+data (:mod:`scrapy_wrapx.template` knows nothing of extraction), and a
+compiled program goes when its template goes. Field names are compiled in,
+so renaming a template's fields (re-induction keeps old names) compiles it
+anew.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from typing import Any
+
+from lxml import etree
+
+from scrapy_wrapx.dom import TEXT
+from scrapy_wrapx.extraction._collect import Program, data_nodes, program
+from scrapy_wrapx.extraction._plan import First, first, plan_of
+from scrapy_wrapx.template import Elem, Opt, Set, Template, Text, TNode
+
+#: The environment a match fills, keyed by template node ``uid`` (see
+#: :mod:`scrapy_wrapx.extraction`).
+Env = dict[int, Any]
+
+#: How deep below an element a fixed first text still names a *row*
+#: (``<b>ISBN:</b>``, ``<tr><td><b>Pages:</b>``) rather than the first part
+#: of a block, which a page may lack ("Also Available" atop a table that
+#: every seed had): see :meth:`.Fits.other_label`.
+ROW_LABEL_DEPTH = 3
+
+
+def digest(element: etree._Element) -> str:
+    """Digest of an element's serialization, tail left out (the same as
+    induction's :func:`~scrapy_wrapx.induction._induce.subtree_digest`)."""
+    data = etree.tostring(element, with_tail=False)
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+def first_leaf(item: Elem, depth: int | None = None) -> str | None:
+    """The fixed text that every page's element of ``item`` starts with, if
+    the template says so (no optional, set or slot before it), found at
+    most ``depth`` levels down if given."""
+    node: TNode = item
+    levels = 0
+    while isinstance(node, Elem):
+        if not node.children or (depth is not None and levels == depth):
+            return None
+        node = node.children[0]
+        levels += 1
+    if isinstance(node, Text) and node.fixed:
+        return node.parts[0]
+    return None
+
+
+class Compiled:
+    """Per-template facts the matcher asks for on every page."""
+
+    def __init__(self, template: Template) -> None:
+        self.fixed_attrs: dict[int, tuple[tuple[str, str], ...]] = {}
+        self.attr_names: dict[int, frozenset[str]] = {}
+        self.variant_attrs: dict[int, list[str]] = {}
+        self.sigs: dict[int, frozenset[str]] = {}
+        self.anchor: dict[int, str | None] = {}
+        #: Anchors near enough to the top to be a row's label.
+        self.row_label: dict[int, str | None] = {}
+        #: For elements whose children are all elements and texts: their tags.
+        self.tags: dict[int, tuple[str, ...] | None] = {}
+        #: Per element: what :meth:`.Matcher.elem` reads, in one lookup.
+        self.elems: dict[int, tuple[Any, ...]] = {}
+        #: Per set: the plan of one repetition's hedge.
+        self.plans: dict[int, int] = {}
+        #: Per optional and set: the tags and the items its content starts
+        #: with (see :meth:`.Fits.starts`).
+        self.first: dict[int, tuple[frozenset[str], tuple[TNode, ...]]] = {}
+        #: Per fully fixed text: its text.
+        self.fixed_text: dict[int, str] = {}
+        for node in template.nodes:
+            if isinstance(node, Elem):
+                self._add_elem(node)
+            elif isinstance(node, Set):
+                self._add_set(node)
+            elif isinstance(node, Opt):
+                self.first[node.uid] = _starts(first(node.child))
+            elif isinstance(node, Text) and node.fixed:
+                self.fixed_text[node.uid] = node.parts[0] or ""
+        #: Uids of nodes with a field at or below them.
+        self.data: frozenset[int] = data_nodes(template)
+        #: How to gather fields from an environment.
+        self.program: Program = program(template.root.children, self.data)
+        #: The field names compiled in (see :func:`compiled`).
+        self.field_names = template.field_names
+
+    def _add_elem(self, node: Elem) -> None:
+        uid = node.uid
+        self.fixed_attrs[uid] = tuple((k, v) for k, v in node.attrs.items() if v is not None)
+        self.attr_names[uid] = frozenset(node.attrs)
+        self.variant_attrs[uid] = node.variant_attrs
+        self.sigs[uid] = frozenset(node.sigs)
+        self.anchor[uid] = first_leaf(node)
+        self.row_label[uid] = first_leaf(node, ROW_LABEL_DEPTH)
+        self.tags[uid] = _tags(node.children)
+        self.elems[uid] = (
+            tuple(node.variant_attrs),
+            self.sigs[uid],
+            plan_of(node.children, first_leaf),
+            self.tags[uid],
+        )
+
+    def _add_set(self, node: Set) -> None:
+        self.tags[node.uid] = _tags(node.children)
+        self.plans[node.uid] = plan_of(node.children, first_leaf)
+        self.first[node.uid] = _starts(first(node))
+
+
+def _starts(found: First) -> tuple[frozenset[str], tuple[TNode, ...]]:
+    if found is None:
+        return frozenset(), ()
+    tags = frozenset(
+        TEXT if isinstance(item, Text) else item.tag  # type: ignore[union-attr]
+        for item in found[0]
+    )
+    return tags, found[0]
+
+
+def _tags(items: list[TNode]) -> tuple[str, ...] | None:
+    tags = []
+    for item in items:
+        if isinstance(item, Elem):
+            tags.append(item.tag)
+        elif isinstance(item, Text):
+            tags.append(TEXT)
+        else:
+            return None
+    return tuple(tags)
+
+
+_CACHE: weakref.WeakKeyDictionary[Template, Compiled] = weakref.WeakKeyDictionary()
+
+
+def compiled(template: Template) -> Compiled:
+    """The compiled form of ``template``, compiled on first use and again
+    after its fields were renamed."""
+    found = _CACHE.get(template)
+    if found is None or found.field_names != template.field_names:
+        found = _CACHE[template] = Compiled(template)
+    return found

@@ -1,0 +1,318 @@
+"""Shallow fit, and the hedge of children as a regular expression over it.
+
+An element *fits* a template element shallowly when its tag and fixed
+attributes agree and, if the item's first leaf is a fixed text (the
+"Publisher:" of a row), the element's first leaf is that text. A hedge of
+children is matched as a regular expression over shallow fits (``Opt`` is
+``?``, ``Set`` is ``+``), run as an NFA over child positions: the language
+of full backtracking over optionals, in polynomial time. Where shallow fits
+leave a choice that went wrong deeper down, *exact* fits (whole subtrees,
+by digest or by their own hedges) decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from scrapy_wrapx.dom import TEXT, Node, PageTree
+from scrapy_wrapx.extraction._compiled import Compiled, digest
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
+
+#: Where an item can end when it starts at a child position.
+Ends = Callable[[TNode, Node, int], frozenset[int]]
+#: Where a hedge can end when it starts at one of some child positions.
+HedgeEnds = Callable[[list[TNode], Node, frozenset[int]], frozenset[int]]
+#: Spans ``(begin, end)`` of a hedge's items over a page's children.
+Spans = list[tuple[int, int]]
+
+_EMPTY: frozenset[int] = frozenset()
+
+
+def _candidates(found: frozenset[int], end: int) -> list[int]:
+    """The ends of one item within ``end``, longest first."""
+    if len(found) < 2:
+        return [e for e in found if e <= end]
+    return sorted((e for e in found if e <= end), reverse=True)
+
+
+def _backtrack(frames: list[list[Any]], dead: set[tuple[int, int]]) -> int | None:
+    """The next position to try: the next end of the innermost item with
+    one left; items out of ends are dead at their start."""
+    while frames:
+        frame = frames[-1]
+        if frame[2] < len(frame[1]):
+            frame[2] += 1
+            position: int = frame[1][frame[2] - 1]
+            return position
+        dead.add((len(frames) - 1, frame[0]))
+        frames.pop()
+    return None
+
+
+def parse_spans(
+    items: list[TNode], owner: Node, start: int, end: int, ends: Ends
+) -> tuple[Spans, bool] | None:
+    """Spans of ``items`` over ``owner.children[start:end]`` and whether
+    the parse had a choice to make, or None.
+
+    Depth first, each item trying its longest span first, so earlier items
+    take as much as they can; a state (item, position) that led nowhere
+    once is never tried again, which bounds the search by items x positions
+    (a memoized backtracker, as regular-expression engines without
+    exponential blow-up run). Iterative: hedges can be long."""
+    count = len(items)
+    if count == 0:
+        return ([], False) if start == end else None
+    dead: set[tuple[int, int]] = set()
+    frames: list[list[Any]] = []  # [start, candidate ends, next candidate]
+    position: int | None = start
+    while position is not None:
+        level = len(frames)
+        if level == count:
+            if position == end:
+                # Ambiguous when an alternative on the way was left untried
+                # (one that failed is no alternative).
+                ambiguous = any(frame[2] < len(frame[1]) for frame in frames)
+                return [(frame[0], frame[1][frame[2] - 1]) for frame in frames], ambiguous
+        elif (level, position) not in dead:
+            frames.append([position, _candidates(ends(items[level], owner, position), end), 0])
+        position = _backtrack(frames, dead)
+    return None
+
+
+def repeat_ends(item: Set, owner: Node, j: int, hedge: HedgeEnds) -> frozenset[int]:
+    """Where one or more repetitions of ``item`` can end when they start
+    at ``j``: a fixpoint over the ends of one repetition."""
+    reached: set[int] = set()
+    frontier = frozenset((j,))
+    while frontier:
+        new = frozenset(e for e in hedge(item.children, owner, frontier) if e > j) - reached
+        reached |= new
+        frontier = new
+    return frozenset(reached)
+
+
+class Fits:
+    """Shallow and exact fits of one page; memo tables live as long as the
+    page."""
+
+    def __init__(self, compiled: Compiled, tree: PageTree) -> None:
+        self.c = compiled
+        self.leaves = tree.leaves
+        self.ends_memo: dict[tuple[int, int, int], frozenset[int]] = {}
+        self.fit_memo: dict[tuple[int, int], bool] = {}
+        self.exact_memo: dict[tuple[int, int, int], frozenset[int]] = {}
+        #: Places where the page did not fit (texts, hedges, repetitions).
+        self.misfits = 0
+
+    def shallow(self, t: Elem, node: Node) -> bool:
+        if node.tag != t.tag:
+            return False
+        uid = t.uid
+        attrib = node.element.attrib
+        for name, value in self.c.fixed_attrs[uid]:
+            if attrib.get(name) != value:
+                return False
+        if len(attrib) > len(t.attrs) or not self.c.attr_names[uid].issuperset(attrib.keys()):
+            return False
+        anchor = self.c.anchor[uid]
+        if anchor is not None:
+            first = node.first_leaf
+            return first >= 0 and self.leaves[first].value == anchor
+        return True
+
+    def other_label(self, t: Elem, node: Node) -> bool:
+        """Whether ``node`` opens with another text than the fixed one every
+        element of ``t`` opens with near its top: another row
+        ("<b>ISBN-13:</b>" is no "<b>Dimensions:</b>" whose attributes
+        changed), which lenient alignment must not take for ``t``, or the
+        data after it follows. A block whose first words lie deeper is
+        still itself without its first part
+        (:data:`~._compiled.ROW_LABEL_DEPTH`)."""
+        anchor = self.c.row_label[t.uid]
+        if anchor is None:
+            return False
+        first = node.first_leaf
+        return first < 0 or self.leaves[first].value != anchor
+
+    def starts(self, uid: int, node: Node) -> bool:
+        """Whether ``node`` can start the content of optional or set ``uid``
+        (in a deterministic hedge, whether it must)."""
+        tags, items = self.c.first[uid]
+        if node.tag not in tags:
+            return False
+        for item in items:
+            if isinstance(item, Elem):
+                if item.tag == node.tag and self.shallow(item, node):
+                    return True
+            elif node.tag == TEXT:
+                fixed = self.c.fixed_text.get(item.uid)
+                if fixed is None or fixed == node.value:
+                    return True
+        return False
+
+    # -- the hedge NFA over shallow fits -----------------------------------
+
+    def _one_ends(self, item: TNode, owner: Node, j: int) -> frozenset[int]:
+        children = owner.children
+        if isinstance(item, Elem):
+            ok = j < len(children) and self.shallow(item, children[j])
+        else:
+            assert isinstance(item, Text)
+            ok = (
+                j < len(children)
+                and children[j].tag == TEXT
+                and item.split(children[j].value) is not None
+            )
+        return frozenset((j + 1,)) if ok else _EMPTY
+
+    def item_ends(self, item: TNode, owner: Node, j: int) -> frozenset[int]:
+        """Child positions of ``owner`` where ``item`` can end when it
+        starts at ``j`` (shallow fits)."""
+        key = (item.uid, owner.index, j)
+        result = self.ends_memo.get(key)
+        if result is not None:
+            return result
+        if isinstance(item, (Elem, Text)):
+            result = self._one_ends(item, owner, j)
+        elif isinstance(item, Opt):
+            result = self.item_ends(item.child, owner, j) | {j}
+        elif isinstance(item, Set):
+            result = repeat_ends(item, owner, j, self.hedge_ends)
+        else:  # Blob: any hedge
+            result = frozenset(range(j, len(owner.children) + 1))
+        self.ends_memo[key] = result
+        return result
+
+    def hedge_ends(self, items: list[TNode], owner: Node, starts: frozenset[int]) -> frozenset[int]:
+        current = starts
+        for item in items:
+            if len(current) == 1:
+                (only,) = current
+                current = self.item_ends(item, owner, only)
+            else:
+                reached: set[int] = set()
+                for j in current:
+                    reached |= self.item_ends(item, owner, j)
+                current = frozenset(reached)
+            if not current:
+                break
+        return current
+
+    def split_reps(self, item: Set, owner: Node, begin: int, end: int) -> Spans:
+        """The repetitions of ``item`` over ``owner.children[begin:end]``,
+        each as short as it can be from the end backwards; the whole span
+        as one (a misfit) when no split exists."""
+        levels = [frozenset((begin,))]
+        while end not in levels[-1]:
+            nxt = frozenset(
+                e for e in self.hedge_ends(item.children, owner, levels[-1]) if begin < e <= end
+            )
+            if not nxt or len(levels) > end - begin + 1:
+                self.misfits += 1
+                return [(begin, end)]
+            levels.append(nxt)
+        reps: Spans = []
+        position = end
+        for level in range(len(levels) - 2, -1, -1):
+            start = max(
+                s
+                for s in levels[level]
+                if s < position
+                and position in self.hedge_ends(item.children, owner, frozenset((s,)))
+            )
+            reps.append((start, position))
+            position = start
+        reps.reverse()
+        return reps
+
+    # -- a greedy pass by shallow fits --------------------------------------
+
+    def _fits_at(self, item: Elem | Text, children: list[Node], j: int, end: int) -> bool:
+        """Whether ``children[j]``, before ``end``, fits ``item`` shallowly."""
+        if j >= end:
+            return False
+        child = children[j]
+        if isinstance(item, Elem):
+            return child.tag == item.tag and self.shallow(item, child)
+        return child.tag == TEXT and item.split(child.value) is not None
+
+    def _greedy_end(self, item: TNode, children: list[Node], j: int, end: int) -> int | None:
+        """Where ``item`` ends in a greedy pass from ``j``, or None."""
+        if isinstance(item, (Elem, Text)):
+            return j + 1 if self._fits_at(item, children, j, end) else None
+        if isinstance(item, Opt):
+            if j < end and self.starts(item.uid, children[j]):
+                return self.greedy_ends([item.child], children, j, end, None)
+            return j
+        if isinstance(item, Set):
+            return self._greedy_reps(item, children, j, end)
+        return None
+
+    def _greedy_reps(self, item: Set, children: list[Node], j: int, end: int) -> int | None:
+        """Every repetition that can start, at least one."""
+        begin = j
+        while j < end and self.starts(item.uid, children[j]):
+            found = self.greedy_ends(item.children, children, j, end, None)
+            if found is None or found == j:
+                return None
+            j = found
+        return None if j == begin else j
+
+    def greedy_ends(
+        self, items: list[TNode], children: list[Node], j: int, end: int, spans: Spans | None
+    ) -> int | None:
+        """Where a greedy pass by shallow fits ends (no deep matching): the
+        first path the depth-first parse tries, without its bookkeeping."""
+        for item in items:
+            found = self._greedy_end(item, children, j, end)
+            if found is None:
+                return None
+            if spans is not None:
+                spans.append((j, found))
+            j = found
+        return j
+
+    # -- exact fit, only where shallow fits were ambiguous ------------------
+
+    def fits(self, t: Elem, node: Node) -> bool:
+        key = (t.uid, node.index)
+        found = self.fit_memo.get(key)
+        if found is None:
+            found = self.shallow(t, node) and (
+                (bool(self.c.sigs[t.uid]) and digest(node.element) in self.c.sigs[t.uid])
+                or len(node.children) in self._exact_hedge(t.children, node, frozenset((0,)))
+            )
+            self.fit_memo[key] = found
+        return found
+
+    def exact_ends(self, item: TNode, owner: Node, j: int) -> frozenset[int]:
+        key = (item.uid, owner.index, j)
+        result = self.exact_memo.get(key)
+        if result is not None:
+            return result
+        if isinstance(item, Elem):
+            ok = j < len(owner.children) and self.fits(item, owner.children[j])
+            result = frozenset((j + 1,)) if ok else _EMPTY
+        elif isinstance(item, Opt):
+            result = self.exact_ends(item.child, owner, j) | {j}
+        elif isinstance(item, Set):
+            result = repeat_ends(item, owner, j, self._exact_hedge)
+        else:
+            result = self.item_ends(item, owner, j)
+        self.exact_memo[key] = result
+        return result
+
+    def _exact_hedge(
+        self, items: list[TNode], owner: Node, starts: frozenset[int]
+    ) -> frozenset[int]:
+        current = starts
+        for item in items:
+            reached: set[int] = set()
+            for j in current:
+                reached |= self.exact_ends(item, owner, j)
+            current = frozenset(reached)
+            if not current:
+                break
+        return current

@@ -1,0 +1,171 @@
+"""Lenient alignment: where a hedge of a page has no parse.
+
+A subtree that does not fit fails *locally* (the flaw in §11 item 1 of
+seed 000): the hedge's children are aligned with the template's items by
+dynamic programming (skip an item, skip a node, take a segment, or, for a
+set, take one more repetition), and whatever aligned is extracted; what did
+not lowers the score. Each segment an item could take earns a gain by the
+rules of :func:`segments`; the alignment maximizes the total gain.
+
+It never takes a row for one with another label
+(:meth:`.Fits.other_label`), but a first text deeper than a row's label
+(:data:`~._compiled.ROW_LABEL_DEPTH`) is a block's first part, which a page
+may lack.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scrapy_wrapx.dom import TEXT, Node
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
+
+if TYPE_CHECKING:
+    from scrapy_wrapx.extraction._compiled import Env
+    from scrapy_wrapx.extraction._match import Matcher
+
+#: What aligning a page element with a template element of its tag earns on
+#: top of the weight it matched: alone when it does not fit shallowly (its
+#: attributes changed), so the alignment still takes it and its data.
+TAG_GAIN = 0.5
+#: What a page text that fits a template text's tokens earns.
+TEXT_GAIN = 1.0
+#: What a page text that does not fit the tokens earns: it is still kept
+#: (whole) rather than skipped.
+UNFIT_TEXT_GAIN = 0.2
+#: What a page node taken into a blob earns: barely more than skipping it.
+BLOB_GAIN = 0.01
+#: The share of a segment's gain that one more repetition of a set earns,
+#: so that a set takes its repetitions but never at the price of an item.
+REPEAT_SHARE = 0.5
+
+#: Choices of the alignment: skip an item, skip a page node, take a segment
+#: for an item, take a segment as one more repetition of a set.
+SKIP_ITEM, SKIP_NODE, TAKE, REPEAT = 0, 1, 2, 3
+
+#: ``(end, gain)``: a segment an item can take, ending at a child position.
+Segment = tuple[int, float]
+#: One cell of the alignment table: the choice and where its segment ends.
+Choice = tuple[int, int]
+
+
+def _elem_segments(m: Matcher, item: Elem, node: Node, j: int) -> list[Segment]:
+    """A page element of the item's tag, unless it opens with another
+    row's label."""
+    if node.tag != item.tag or m.other_label(item, node):
+        return []
+    return [(j + 1, float(item.weight) + TAG_GAIN if m.shallow(item, node) else TAG_GAIN)]
+
+
+def _text_segments(item: Text, node: Node, j: int) -> list[Segment]:
+    if node.tag != TEXT:
+        return []
+    return [(j + 1, TEXT_GAIN if item.split(node.value) is not None else UNFIT_TEXT_GAIN)]
+
+
+def _set_segments(m: Matcher, item: Set, owner: Node, node: Node, j: int) -> list[Segment]:
+    """Every run of repetitions that fits shallowly; failing that, one page
+    element of the tag a repetition ends with, as one unfit repetition."""
+    out = [(e, float(item.weight) + TAG_GAIN) for e in m.item_ends(item, owner, j) if e > j]
+    head = item.children[-1] if item.children else None
+    if not out and isinstance(head, Elem) and node.tag == head.tag:
+        out.append((j + 1, TAG_GAIN))
+    return out
+
+
+def segments(m: Matcher, item: TNode, owner: Node, j: int) -> list[Segment]:
+    """(end, gain) for ``item`` starting at child ``j``."""
+    node = owner.children[j]
+    if isinstance(item, Elem):
+        return _elem_segments(m, item, node, j)
+    if isinstance(item, Text):
+        return _text_segments(item, node, j)
+    if isinstance(item, Opt):
+        return segments(m, item.child, owner, j)
+    if isinstance(item, Set):
+        return _set_segments(m, item, owner, node, j)
+    return [(j + 1, BLOB_GAIN)]
+
+
+def _best(
+    m: Matcher,
+    item: TNode,
+    owner: Node,
+    j: int,
+    span: tuple[int, int],
+    row: list[float],
+    below: list[float],
+) -> tuple[float, Choice]:
+    """The best choice for ``item`` at relative child ``j`` of ``span``
+    (``row``: the scores of this item onwards, ``below``: of the next)."""
+    start, n = span
+    repeats = isinstance(item, Set)
+    # Ties go to taking the node now: a page node the template lacks counts
+    # as inserted *after* what aligned ("UPC: x" after "ISBN-13: y"), never
+    # as pushing a value onto it.
+    score, pick = -1.0, (SKIP_ITEM, 0)
+    for stop, gain in segments(m, item, owner, start + j):
+        stop -= start
+        if stop > n:
+            continue
+        if gain + below[stop] > score:
+            score, pick = gain + below[stop], (TAKE, stop)
+        if repeats and gain * REPEAT_SHARE + row[stop] > score:
+            score, pick = gain * REPEAT_SHARE + row[stop], (REPEAT, stop)
+    if row[j + 1] > score:
+        score, pick = row[j + 1], (SKIP_NODE, 0)
+    if below[j] > score:
+        score, pick = below[j], (SKIP_ITEM, 0)
+    return score, pick
+
+
+def _table(m: Matcher, items: list[TNode], owner: Node, start: int, end: int) -> list[list[Choice]]:
+    """The alignment's choices, filled from the last item and node back."""
+    count, n = len(items), end - start
+    best = [[0.0] * (n + 1) for _ in range(count + 1)]
+    choice = [[(SKIP_ITEM, 0)] * (n + 1) for _ in range(count + 1)]
+    for i in range(count - 1, -1, -1):
+        item, row, below, picks = items[i], best[i], best[i + 1], choice[i]
+        for j in range(n - 1, -1, -1):
+            row[j], picks[j] = _best(m, item, owner, j, (start, n), row, below)
+    return choice
+
+
+def _take(m: Matcher, item: TNode, owner: Node, begin: int, end: int, env: Env) -> float:
+    """Extract an aligned segment; one unfit repetition of a set is matched
+    as the element a repetition ends with."""
+    if isinstance(item, Set) and end - begin == 1 and not m.item_ends(item, owner, begin):
+        rep_env: Env = {}
+        head = item.children[-1]
+        assert isinstance(head, Elem)
+        gain = m.elem(head, owner.children[begin], rep_env)
+        env.setdefault(item.uid, []).append(rep_env)
+        return gain
+    return m.take(item, owner, begin, end, env)
+
+
+def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, env: Env) -> float:
+    """Align ``owner.children[start:end]`` with ``items`` and extract what
+    aligned: the weight matched, each item counted once."""
+    choice = _table(m, items, owner, start, end)
+    count, n = len(items), end - start
+    matched = 0.0
+    counted: set[int] = set()
+    i = j = 0
+    while i < count and j < n:
+        kind, stop = choice[i][j]
+        if kind == SKIP_ITEM:
+            i += 1
+            continue
+        if kind == SKIP_NODE:
+            j += 1
+            continue
+        item = items[i]
+        gain = _take(m, item, owner, start + j, start + stop, env)
+        if item.uid not in counted:
+            matched += gain
+            counted.add(item.uid)
+        j = stop
+        if kind == TAKE:
+            i += 1
+    return matched
