@@ -171,22 +171,27 @@ def value_shape(value: str) -> str:
     out: list[str] = []
     previous = ""
     for char in value[:_SHAPE_LENGTH]:
-        if char.isdigit():
-            kind = "9"
-        elif char.isalpha():
-            kind = "A" if char.isupper() else "a"
-        elif char.isspace():
-            kind = " "
-        else:
-            kind = char
+        kind = _char_kind(char)
         if kind == previous:
             continue
         if kind == "a" and previous == "A" and out and out[-1] == "A":
             out.append("a")  # "Aa": one capitalised word
-        elif kind != previous:
+        else:
             out.append(kind)
         previous = kind
     return "".join(out)
+
+
+def _char_kind(char: str) -> str:
+    """``9`` for a digit, ``A``/``a`` for an upper/lower-case letter, a
+    space for any white space, else the character itself."""
+    if char.isdigit():
+        return "9"
+    if char.isalpha():
+        return "A" if char.isupper() else "a"
+    if char.isspace():
+        return " "
+    return char
 
 
 def shape_similarity(a: str, b: str) -> float:

@@ -71,28 +71,9 @@ class ArrayTree:
             raise ValueError(
                 f"ArrayTree needs one parent per label, got {len(self.parents)!r} for {count!r}"
             )
-        children: list[list[int]] = [[] for _ in range(count)]
-        depth = [0] * count
-        for index in range(1, count):
-            parent = self.parents[index]
-            if not 0 <= parent < index:
-                raise ValueError(f"Node {index!r} has parent {parent!r}, not an earlier node")
-            children[parent].append(index)
-            depth[index] = depth[parent] + 1
+        children, depth = _children_and_depths(self.parents, count)
         leaves = [index for index in range(count) if not children[index]]
-        ordinal = {node: position for position, node in enumerate(leaves)}
-        first = [-1] * count
-        last = [-1] * count
-        end = list(range(count))
-        for index in range(count - 1, -1, -1):
-            if not children[index]:
-                first[index] = last[index] = ordinal[index]
-            parent = self.parents[index] if index else -1
-            if parent >= 0:
-                if first[parent] < 0 or first[index] < first[parent]:
-                    first[parent] = first[index]
-                last[parent] = max(last[parent], last[index])
-                end[parent] = max(end[parent], end[index])
+        first, last, end = _ranges(self.parents, children, leaves)
         self.children = children
         self.leaves = leaves
         self.first_leaf = first
@@ -106,6 +87,42 @@ class ArrayTree:
     def is_ancestor(self, ancestor: int, node: int) -> bool:
         """True when ``ancestor`` is a proper ancestor of ``node``."""
         return ancestor < node <= self.end[ancestor]
+
+
+def _children_and_depths(parents: Sequence[int], count: int) -> tuple[list[list[int]], list[int]]:
+    """Each node's children and depth; every parent must come before its
+    children (preorder)."""
+    children: list[list[int]] = [[] for _ in range(count)]
+    depth = [0] * count
+    for index in range(1, count):
+        parent = parents[index]
+        if not 0 <= parent < index:
+            raise ValueError(f"Node {index!r} has parent {parent!r}, not an earlier node")
+        children[parent].append(index)
+        depth[index] = depth[parent] + 1
+    return children, depth
+
+
+def _ranges(
+    parents: Sequence[int], children: list[list[int]], leaves: list[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """Each node's first and last leaf ordinals (-1 for none) and the last
+    node of its subtree, gathered bottom-up."""
+    count = len(children)
+    ordinal = {node: position for position, node in enumerate(leaves)}
+    first = [-1] * count
+    last = [-1] * count
+    end = list(range(count))
+    for index in range(count - 1, -1, -1):
+        if not children[index]:
+            first[index] = last[index] = ordinal[index]
+        parent = parents[index] if index else -1
+        if parent >= 0:
+            if first[parent] < 0 or first[index] < first[parent]:
+                first[parent] = first[index]
+            last[parent] = max(last[parent], last[index])
+            end[parent] = max(end[parent], end[index])
+    return first, last, end
 
 
 def map_trees(
@@ -281,29 +298,45 @@ def _map_pockets(
     queue = sorted(pairs)
     while queue:
         p, q = queue.pop()
-        if not a.children[p] or not b.children[q]:
+        if a.children[p] and b.children[q]:
+            result.extend(_pockets_under(a, b, p, q, partner, occupied_a, occupied_b, limit))
+    return result
+
+
+def _pockets_under(
+    a: ArrayTree,
+    b: ArrayTree,
+    p: int,
+    q: int,
+    partner: dict[int, int],
+    occupied_a: list[bool],
+    occupied_b: list[bool],
+    limit: int,
+) -> list[tuple[int, int]]:
+    """The exact mappings of the pockets among the children of the mapped
+    pair ``(p, q)``."""
+    result: list[tuple[int, int]] = []
+    kids_b = b.children[q]
+    position_b = {child: position for position, child in enumerate(kids_b)}
+    run: list[int] = []
+    low_b = 0  # first B child position the next run may use
+    for child in [*a.children[p], -1]:
+        if child >= 0 and not occupied_a[child]:
+            run.append(child)
             continue
-        kids_b = b.children[q]
-        position_b = {child: position for position, child in enumerate(kids_b)}
-        run: list[int] = []
-        low_b = 0  # first B child position the next run may use
-        for child in [*a.children[p], -1]:
-            if child >= 0 and not occupied_a[child]:
-                run.append(child)
+        if child >= 0:
+            span = _partner_span(a, child, partner, b.parents, q, position_b)
+            if span is None:
+                run = []
                 continue
-            if child >= 0:
-                span = _partner_span(a, child, partner, b.parents, q, position_b)
-                if span is None:
-                    run = []
-                    continue
-                high_b, next_low = span
-            else:
-                high_b, next_low = len(kids_b), len(kids_b)
-            free_b = [kid for kid in kids_b[low_b:high_b] if not occupied_b[kid]]
-            if run and free_b:
-                result.extend(_exact(a, b, run, free_b, limit))
-            run = []
-            low_b = next_low
+            high_b, next_low = span
+        else:
+            high_b, next_low = len(kids_b), len(kids_b)
+        free_b = [kid for kid in kids_b[low_b:high_b] if not occupied_b[kid]]
+        if run and free_b:
+            result.extend(_exact(a, b, run, free_b, limit))
+        run = []
+        low_b = next_low
     return result
 
 

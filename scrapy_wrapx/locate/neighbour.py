@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from scrapy_wrapx.locate._page import PageIndex
     from scrapy_wrapx.locate.mapping import ArrayTree
-    from scrapy_wrapx.locate.reference import Target
+    from scrapy_wrapx.locate.reference import TargetNode
 
 __all__ = [
     "LANDING",
@@ -31,6 +31,9 @@ __all__ = [
     "votes",
 ]
 
+#: Vote classes of Algorithm 2, strongest first: ALD and RLD land on the
+#: same leaf at the right path distance; RLD lands at the right path
+#: distance; ALD merely lands on a leaf.
 STRONG, WEAK, LANDING = 2, 1, 0
 
 
@@ -53,43 +56,78 @@ def unchanged_pairs(
 
 def votes(
     reference: ArrayTree,
-    target: Target,
+    target: TargetNode,
     unchanged: Sequence[tuple[int, int]],
     page: PageIndex,
 ) -> list[Vote]:
     """Algorithm 2 for one target: one vote per usable unchanged pair."""
     x = target.node
-    # Of the unchanged ancestors-or-self of the target only the deepest is
-    # used: it is the one whose distance to the target is smallest.
-    deepest = -1
-    for i, _ in unchanged:
-        if (i == x or reference.is_ancestor(i, x)) and (
-            deepest < 0 or reference.depth[i] > reference.depth[deepest]
-        ):
-            deepest = i
-    array = page.array
-    leaf_count = len(page.tree.leaves)
+    deepest = _deepest_above(reference, x, unchanged)
     same = page.leaves_of(target.prop)
     result: list[Vote] = []
     for i, j in unchanged:
-        if i != deepest and (i == x or reference.is_ancestor(i, x)):
+        if i != deepest and _at_or_above(reference, i, x):
             continue
-        ald, rld, pd, side = target.triples[i]
-        boundary = array.first_leaf[j] if side == 0 else array.last_leaf[j]
-        if boundary < 0:
-            continue
-        y_ald = boundary - ald
-        if not 0 <= y_ald < leaf_count:
-            y_ald = -1
-        rank = page.relative_rank(target.prop, boundary, ald <= 0) - rld
-        y_rld = same[rank] if 0 <= rank < len(same) else -1
-        if y_ald >= 0 and y_ald == y_rld and page.path_distance(j, y_ald) == pd:
-            result.append(Vote(y_ald, abs(ald), STRONG, j))
-        elif y_rld >= 0 and page.path_distance(j, y_rld) == pd:
-            result.append(Vote(y_rld, abs(ald), WEAK, j))
-        elif y_ald >= 0:
-            result.append(Vote(y_ald, abs(ald), LANDING, j))
+        vote = _vote(page, target, same, target.triples[i], j)
+        if vote is not None:
+            result.append(vote)
     return result
+
+
+def _at_or_above(reference: ArrayTree, node: int, target: int) -> bool:
+    return node == target or reference.is_ancestor(node, target)
+
+
+def _deepest_above(reference: ArrayTree, target: int, unchanged: Sequence[tuple[int, int]]) -> int:
+    """Of the unchanged ancestors-or-self of the target only the deepest
+    votes: it is the one whose distance to the target is smallest."""
+    deepest = -1
+    for i, _ in unchanged:
+        if _at_or_above(reference, i, target) and (
+            deepest < 0 or reference.depth[i] > reference.depth[deepest]
+        ):
+            deepest = i
+    return deepest
+
+
+def _vote(
+    page: PageIndex,
+    target: TargetNode,
+    same: list[int],
+    triple: tuple[int, int, int, int],
+    anchor: int,
+) -> Vote | None:
+    """Where the triple ⟨ALD, RLD, PD⟩ applied from ``anchor`` (a variant
+    node) lands, and how strongly; None when it lands nowhere."""
+    ald, rld, pd, side = triple
+    array = page.array
+    boundary = array.first_leaf[anchor] if side == 0 else array.last_leaf[anchor]
+    if boundary < 0:
+        return None
+    y_ald = _ald_landing(boundary, ald, len(page.tree.leaves))
+    y_rld = _rld_landing(page, target, same, boundary, ald, rld)
+    if y_ald >= 0 and y_ald == y_rld and page.path_distance(anchor, y_ald) == pd:
+        return Vote(y_ald, abs(ald), STRONG, anchor)
+    if y_rld >= 0 and page.path_distance(anchor, y_rld) == pd:
+        return Vote(y_rld, abs(ald), WEAK, anchor)
+    if y_ald >= 0:
+        return Vote(y_ald, abs(ald), LANDING, anchor)
+    return None
+
+
+def _ald_landing(boundary: int, ald: int, leaf_count: int) -> int:
+    """The leaf ALD leaves away from the boundary, -1 off the page."""
+    landing = boundary - ald
+    return landing if 0 <= landing < leaf_count else -1
+
+
+def _rld_landing(
+    page: PageIndex, target: TargetNode, same: list[int], boundary: int, ald: int, rld: int
+) -> int:
+    """The leaf RLD leaves of the target's property away from the
+    boundary, -1 off the page."""
+    rank = page.relative_rank(target.prop, boundary, ald <= 0) - rld
+    return same[rank] if 0 <= rank < len(same) else -1
 
 
 def choose_center(cast: Sequence[Vote]) -> int | None:

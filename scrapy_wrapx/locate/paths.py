@@ -132,10 +132,7 @@ def attr_score(base: Units, other: Units, cache: dict[Any, bool] | None = None) 
     ``base`` that finds a match anywhere in ``other`` earns its share of
     its layer's weight ``W_i = i``. Layers without attributes are left out
     of the normalisation, so a path scores 1 against itself."""
-    by_name: dict[str, set[str]] = {}
-    for layer in other:
-        for name, value in layer:
-            by_name.setdefault(name, set()).add(value)
+    by_name = _values_by_name(other)
     cache = {} if cache is None else cache
     earned = 0.0
     possible = 0.0
@@ -145,14 +142,30 @@ def attr_score(base: Units, other: Units, cache: dict[Any, bool] | None = None) 
         possible += position
         share = position / len(layer)
         for name, value in layer:
-            values = by_name.get(name)
-            if not values:
-                continue
-            if value in values or any(
-                _unit_match(name, value, candidate, cache) for candidate in values
-            ):
+            if _unit_found(name, value, by_name, cache):
                 earned += share
     return earned / possible if possible else 1.0
+
+
+def _values_by_name(units: Units) -> dict[str, set[str]]:
+    """Every value of each attribute name anywhere in ``units``."""
+    by_name: dict[str, set[str]] = {}
+    for layer in units:
+        for name, value in layer:
+            by_name.setdefault(name, set()).add(value)
+    return by_name
+
+
+def _unit_found(
+    name: str, value: str, by_name: dict[str, set[str]], cache: dict[Any, bool]
+) -> bool:
+    """Whether a unit attribute matches one of the same name (eq. 5.5)."""
+    values = by_name.get(name)
+    if not values:
+        return False
+    return value in values or any(
+        _unit_match(name, value, candidate, cache) for candidate in values
+    )
 
 
 def _unit_match(name: str, value: str, candidate: str, cache: dict[Any, bool]) -> bool:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy_wrapx._versioned import load_versioned
 from scrapy_wrapx.locate._page import PageIndex, leaf_label, tag_path_below
+from scrapy_wrapx.locate._select import output_of
 from scrapy_wrapx.locate.mapping import ArrayTree
 from scrapy_wrapx.locate.paths import PathFeatures
 
@@ -26,15 +27,16 @@ if TYPE_CHECKING:
     from scrapy_wrapx.dom import Node, PageTree
     from scrapy_wrapx.locate._select import Pick
 
-__all__ = ["FORMAT", "VERSION", "Target", "TargetReference", "build_reference"]
+__all__ = ["FORMAT", "VERSION", "TargetNode", "TargetReference", "build_reference"]
 
 FORMAT = "scrapy-wrapx/target-reference"
 VERSION = 1
 
 
 @dataclass(frozen=True)
-class Target:
-    """One selected node of a reference.
+class TargetNode:
+    """One selected node of a reference, as the locator tracks it (the
+    public :class:`scrapy_wrapx.Target` is what a spider declares).
 
     ``node`` is the position in the pruned tree of the *anchor leaf* the
     locator tracks (the node itself, or the first leaf of a selected
@@ -67,7 +69,7 @@ class Target:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Target:
+    def from_json(cls, data: dict[str, Any]) -> TargetNode:
         flat = [int(value) for value in data["triples"]]
         if len(flat) % 4:
             raise ValueError(f"Corrupt triples in target reference: {len(flat)!r} values")
@@ -92,7 +94,7 @@ class TargetReference:
     url: str | None
     labels: tuple[Any, ...]
     parents: tuple[int, ...]
-    targets: tuple[Target, ...]
+    targets: tuple[TargetNode, ...]
 
     @property
     def is_list(self) -> bool:
@@ -137,17 +139,21 @@ class TargetReference:
                 for label in data["labels"]
             )
             parents = tuple(int(parent) for parent in data["parents"])
-            targets = tuple(Target.from_json(target) for target in data["targets"])
+            targets = tuple(TargetNode.from_json(target) for target in data["targets"])
             reference = cls(str(data["selector"]), data["url"], labels, parents, targets)
             tree = reference.tree()
         except (KeyError, IndexError, TypeError, ValueError) as exc:
             raise ValueError(f"Corrupt target reference: {exc}") from exc
-        if not targets or any(
-            not 0 <= t.node < len(labels) or len(t.triples) != len(labels) for t in targets
-        ):
+        if not targets or not all(_fits(target, len(labels)) for target in targets):
             raise ValueError(f"Corrupt target reference: {len(targets)!r} targets do not fit")
         del tree
         return reference
+
+
+def _fits(target: TargetNode, size: int) -> bool:
+    """Whether a target node lies in a pruned tree of ``size`` nodes and
+    holds one triple per node of it."""
+    return 0 <= target.node < size and len(target.triples) == size
 
 
 def _anchor(tree: PageTree, node: Node) -> tuple[Node, int]:
@@ -164,43 +170,65 @@ def build_reference(
     """The reference of ``picks`` (non-empty) on ``page``."""
     tree = page.tree
     anchors = [_anchor(tree, pick.node) for pick in picks]
-    low = max(0, min(leaf.leaf_index for leaf, _ in anchors) - window)
-    high = min(len(tree.leaves) - 1, max(leaf.leaf_index for leaf, _ in anchors) + window)
-    kept: list[Node] = []
-    position: dict[int, int] = {}
-    for node in tree.nodes:
-        if node.first_leaf <= high and node.last_leaf >= low:
-            position[node.index] = len(kept)
-            kept.append(node)
+    kept = _pruned_nodes(tree, [leaf for leaf, _ in anchors], window)
+    position = {node.index: number for number, node in enumerate(kept)}
+    labels, parents = _labels_and_parents(kept, position)
+    list_paths = _list_paths([leaf for leaf, _ in anchors])
+    targets = tuple(
+        _target_node(page, pick, anchor, kept, position, list_paths[number] if list_paths else None)
+        for number, (pick, anchor) in enumerate(zip(picks, anchors, strict=True))
+    )
+    return TargetReference(selector, url, labels, parents, targets)
+
+
+def _labels_and_parents(
+    kept: list[Node], position: dict[int, int]
+) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+    """The pruned tree's labels (a leaf's value checksummed) and parents."""
     labels = tuple(leaf_label(node.tag, node.value) if node.is_leaf else node.tag for node in kept)
     parents = tuple(position[node.parent.index] if node.parent else -1 for node in kept)
-    list_paths = _list_paths([leaf for leaf, _ in anchors])
-    targets = []
-    for number, (pick, (leaf, up)) in enumerate(zip(picks, anchors, strict=True)):
-        if pick.attribute is not None:
-            kind = "attribute"
-        elif pick.node.is_text:
-            kind = "text"
-        else:
-            kind = "element"
-        from scrapy_wrapx.locate._select import output_of
+    return labels, parents
 
-        _, value = output_of(tree, pick.node, pick.attribute)
-        triples = tuple(_triple(page, leaf, node) for node in kept)
-        targets.append(
-            Target(
-                position[leaf.index],
-                leaf.prop,
-                value,
-                kind,
-                up,
-                pick.attribute,
-                PathFeatures.of(leaf),
-                triples,
-                list_paths[number] if list_paths else None,
-            )
-        )
-    return TargetReference(selector, url, labels, parents, tuple(targets))
+
+def _target_node(
+    page: PageIndex,
+    pick: Pick,
+    anchor: tuple[Node, int],
+    kept: list[Node],
+    position: dict[int, int],
+    list_path: tuple[str, ...] | None,
+) -> TargetNode:
+    """The target node of one pick, tracked by its anchor leaf."""
+    leaf, up = anchor
+    return TargetNode(
+        position[leaf.index],
+        leaf.prop,
+        output_of(page.tree, pick.node, pick.attribute)[1],
+        _kind(pick),
+        up,
+        pick.attribute,
+        PathFeatures.of(leaf),
+        tuple(_triple(page, leaf, node) for node in kept),
+        list_path,
+    )
+
+
+def _pruned_nodes(tree: PageTree, anchors: list[Node], window: int) -> list[Node]:
+    """The nodes of the pruned reference tree, in document order: those
+    with a leaf within ``window`` leaves of an anchor leaf."""
+    low = max(0, min(leaf.leaf_index for leaf in anchors) - window)
+    high = min(len(tree.leaves) - 1, max(leaf.leaf_index for leaf in anchors) + window)
+    return [node for node in tree.nodes if node.first_leaf <= high and node.last_leaf >= low]
+
+
+def _kind(pick: Pick) -> str:
+    """What a selector selected: an ``"attribute"``, a ``"text"`` node or
+    an ``"element"``."""
+    if pick.attribute is not None:
+        return "attribute"
+    if pick.node.is_text:
+        return "text"
+    return "element"
 
 
 def _list_paths(leaves: list[Node]) -> list[tuple[str, ...]] | None:

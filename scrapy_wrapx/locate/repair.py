@@ -19,6 +19,7 @@ from typing import Any
 __all__ = ["TargetState", "generalize_xpaths"]
 
 _STEP = re.compile(r"^(?P<name>.*?)(?:\[(?P<position>\d+)\])?$")
+#: Version of :meth:`TargetState.to_dict`'s format.
 STATE_VERSION = 1
 
 
@@ -138,9 +139,7 @@ class TargetState:
     @classmethod
     def from_dict(cls, data: Any) -> TargetState:
         """Rebuild a state; :class:`ValueError` for foreign or old data."""
-        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
-            version = data.get("version") if isinstance(data, dict) else None
-            raise ValueError(f"Unsupported target state version {version!r}")
+        _check_version(data)
         try:
             return cls(
                 name=str(data["field"]),
@@ -148,14 +147,26 @@ class TargetState:
                 declared=data.get("declared"),
                 reference=data.get("reference"),
                 shape=data.get("shape"),
-                alternates=[
-                    entry
-                    for entry in data.get("alternates") or []
-                    if isinstance(entry, dict) and {"shape", "reference"} <= entry.keys()
-                ],
+                alternates=_alternates(data.get("alternates")),
                 history=list(data.get("history") or []),
                 streak_selector=data.get("streak_selector"),
                 streak=int(data.get("streak") or 0),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"Invalid target state: {exc}") from exc
+
+
+def _check_version(data: Any) -> None:
+    """Refuse anything but a state of :data:`STATE_VERSION`."""
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        version = data.get("version") if isinstance(data, dict) else None
+        raise ValueError(f"Unsupported target state version {version!r}")
+
+
+def _alternates(entries: Any) -> list[dict[str, Any]]:
+    """The well-formed entries of a stored list of alternate references."""
+    return [
+        entry
+        for entry in entries or []
+        if isinstance(entry, dict) and {"shape", "reference"} <= entry.keys()
+    ]

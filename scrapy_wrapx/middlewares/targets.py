@@ -58,7 +58,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             method=wrapx_setting(settings, "WRAPX_TARGETS_METHOD"),
             radius=wrapx_setting(settings, "WRAPX_TARGETS_RADIUS"),
         )
-        self.min_confidence = wrapx_setting(settings, "WRAPX_TARGETS_MIN_CONFIDENCE")
+        self.min_confidence: float = wrapx_setting(settings, "WRAPX_TARGETS_MIN_CONFIDENCE")
         self.repair_after = wrapx_setting(settings, "WRAPX_TARGETS_REPAIR_AFTER")
         self.confidence_field = wrapx_setting(settings, "WRAPX_TARGETS_CONFIDENCE_FIELD")
         self.stats = crawler.stats
@@ -133,11 +133,26 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         except TypeError:
             return item  # not an item type itemadapter knows
         missing = [name for name in self.targets if _is_unset(adapter, name)]
-        if not missing:
-            return item
+        if missing:
+            self._fill_item(adapter, missing, response)
+        return item
+
+    def _fill_item(self, adapter: ItemAdapter, missing: list[str], response: Response) -> None:
+        """Fill the ``missing`` fields, and the confidence field if set."""
+        tree = self._tree(response)
+        if tree is None:
+            return
+        confidences = self._fill_missing(adapter, missing, tree, response)
+        if self.confidence_field and confidences:
+            with contextlib.suppress(KeyError):  # the item type has no such field
+                adapter[self.confidence_field] = confidences
+
+    def _tree(self, response: Response) -> dom.PageTree | None:
+        """The page tree of an HTML response; None (logged) when it cannot
+        be parsed."""
         try:
             assert isinstance(response, TextResponse)  # is_html()
-            tree = response_tree(response)
+            return response_tree(response)
         except ValueError as exc:
             logger.warning(
                 "Skipping wrapx targets on %s: %s",
@@ -146,7 +161,12 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 extra={"spider": self.crawler.spider},
             )
             self._inc("skipped_count")
-            return item
+            return None
+
+    def _fill_missing(
+        self, adapter: ItemAdapter, missing: list[str], tree: dom.PageTree, response: Response
+    ) -> dict[str, float]:
+        """Fill the ``missing`` fields of the item; their confidences."""
         confidences: dict[str, float] = {}
         for name in missing:
             filled = self._fill(name, tree, response)
@@ -158,21 +178,17 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             except KeyError:
                 logger.warning(
                     "Item %s has no field %r for the wrapx target",
-                    type(item).__name__,
+                    type(adapter.item).__name__,
                     name,
                     extra={"spider": self.crawler.spider},
                 )
                 continue
             confidences[name] = confidence
-        if self.confidence_field and confidences:
-            with contextlib.suppress(KeyError):  # the item type has no such field
-                adapter[self.confidence_field] = confidences
-        return item
+        return confidences
 
     def _fill(self, name: str, tree: dom.PageTree, response: Response) -> tuple[Any, float] | None:
         target = self.targets[name]
         state = self.states[name]
-        spider = self.crawler.spider
         reference = self._reference(state)
         if reference is None:
             reference = self._first_reference(name, target, state, tree)
@@ -180,44 +196,75 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 self._inc("missing_count", name)
                 return None
             return self._value(reference.is_list, self._selector_values(reference, tree)), 1.0
-        min_confidence = (
-            target.min_confidence if target.min_confidence is not None else self.min_confidence
-        )
+        min_confidence = self._min_confidence(target)
         resolution = self._resolve(state, reference, tree, min_confidence)
         if resolution.source == "selector":
-            state.record_selector_hit()
-            if state.selector is not None:
-                try:
-                    fresh = self.locator.reference(tree, state.selector, url=response.url)
-                except ValueError:
-                    fresh = None
-                if fresh is not None:
-                    self._adopt(state, fresh)
-            self._save(state)
-            self._inc("extracted_count", name)
-            return self._value(reference.is_list, resolution.values), resolution.confidence
-        if resolution.source == "relocated":
-            self._inc("relocated_count", name)
-            logger.info(
-                "Relocated target %r on %s (confidence %.2f): %s",
+            self._selector_worked(name, state, tree, response)
+        elif resolution.source == "relocated":
+            self._relocated(name, state, resolution, response)
+        else:
+            self._refused(name, target, resolution, min_confidence, response)
+            return None
+        return self._value(reference.is_list, resolution.values), resolution.confidence
+
+    def _min_confidence(self, target: Target) -> float:
+        """The target's own threshold, else ``WRAPX_TARGETS_MIN_CONFIDENCE``."""
+        if target.min_confidence is not None:
+            return target.min_confidence
+        return self.min_confidence
+
+    def _selector_worked(
+        self, name: str, state: TargetState, tree: dom.PageTree, response: Response
+    ) -> None:
+        """The selector selected the target: end any relocation streak and
+        refresh the reference from this page, so it follows gradual
+        redesigns."""
+        state.record_selector_hit()
+        if state.selector is not None:
+            try:
+                fresh = self.locator.reference(tree, state.selector, url=response.url)
+            except ValueError:
+                fresh = None
+            if fresh is not None:
+                self._adopt(state, fresh)
+        self._save(state)
+        self._inc("extracted_count", name)
+
+    def _relocated(
+        self, name: str, state: TargetState, resolution: Resolution, response: Response
+    ) -> None:
+        """The locator relocated the target: count it towards a repair."""
+        self._inc("relocated_count", name)
+        logger.info(
+            "Relocated target %r on %s (confidence %.2f): %s",
+            name,
+            response.url,
+            resolution.confidence,
+            resolution.xpaths,
+            extra={"spider": self.crawler.spider},
+        )
+        repaired = state.record_relocation(resolution.xpaths, self.repair_after)
+        if repaired is not None:
+            self._inc("repaired_count", name)
+            logger.warning(
+                "Repaired selector of target %r: %r replaces %r",
                 name,
-                response.url,
-                resolution.confidence,
-                resolution.xpaths,
-                extra={"spider": spider},
+                repaired,
+                state.history[-1]["selector"],
+                extra={"spider": self.crawler.spider},
             )
-            repaired = state.record_relocation(resolution.xpaths, self.repair_after)
-            if repaired is not None:
-                self._inc("repaired_count", name)
-                logger.warning(
-                    "Repaired selector of target %r: %r replaces %r",
-                    name,
-                    repaired,
-                    state.history[-1]["selector"],
-                    extra={"spider": spider},
-                )
-            self._save(state)
-            return self._value(reference.is_list, resolution.values), resolution.confidence
+        self._save(state)
+
+    def _refused(
+        self,
+        name: str,
+        target: Target,
+        resolution: Resolution,
+        min_confidence: float,
+        response: Response,
+    ) -> None:
+        """No relocation was confident enough: report it, an error for a
+        required target."""
         self._inc("refused_count", name)
         log = logger.error if target.required else logger.warning
         log(
@@ -226,9 +273,8 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             response.url,
             resolution.confidence,
             min_confidence,
-            extra={"spider": spider},
+            extra={"spider": self.crawler.spider},
         )
-        return None
 
     def _resolve(
         self,
