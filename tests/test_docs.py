@@ -31,7 +31,7 @@ STATS_MODULES = {
     "scrapy_wrapx/workers/pool.py": "wrapx/",
     **{
         f"scrapy_wrapx/unsupervised/{name}.py": "wrapx/"
-        for name in ("items", "pages", "routing", "seeds", "state")
+        for name in ("items", "pages", "report", "routing", "seeds", "state")
     },
 }
 _COUNT = re.compile(r"^(wrapx/)?([a-z_]+/)*[a-z_]+_count/?$")

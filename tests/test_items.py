@@ -223,3 +223,23 @@ def test_a_page_buffered_while_a_batch_is_out_stays(store: SqliteStore) -> None:
     assert store.list_length(PENDING, KIND) == 2  # until the item is through
     pipeline.confirm(items[0])
     assert [entry["url"] for entry in store.get_list(PENDING, KIND)] == ["http://s/late"]
+
+
+def test_a_spider_emits_its_own_buffered_pages_only(store: SqliteStore) -> None:
+    mine, _ = _pipeline(store, owner="books")
+    theirs, _ = _pipeline(store, owner="authors")
+    html = _page("Solaris", "1.00", ["x"])
+    list(mine.process_page(KIND, _tree(html, "http://s/mine"), "http://s/mine", html))
+    list(theirs.process_page(KIND, _tree(html, "http://s/theirs"), "http://s/theirs", html))
+    store.append(PENDING, KIND, {"url": "http://s/old", "html": html, "version": 0})  # no owner
+    store.set("templates", KIND, _record().to_dict())
+    assert mine.flushable([KIND]) == [KIND]
+    out = list(mine.flush([KIND]))
+    assert sorted(item["url"] for item in out) == ["http://s/mine", "http://s/old"]
+    for item in out:
+        mine.confirm(item)
+    # Nothing of this spider's is left: no flush to ask for, whatever the
+    # other spider left in the shared store.
+    assert mine.flushable([KIND]) == []
+    assert mine.left_buffered([KIND]) == {}
+    assert theirs.left_buffered([KIND]) == {KIND: 1}

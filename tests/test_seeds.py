@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -160,3 +161,25 @@ def test_without_the_capture_middleware_non_html_is_ignored(tmp_path: Path) -> N
     )
     assert list(mw.process_spider_output(response, iter([1]))) == [1]
     assert mw.state.store.keys(KINDS) == []
+
+
+def test_closing_says_what_stays_buffered_and_why(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    crawler, mw, _ = _opened(tmp_path, WRAPX_SEED_PAGES=3, WRAPX_INDUCTION_MIN_PAGES=2)
+    list(mw.process_spider_output(_html("http://shop.test/book/1.html", _book(1)), iter([])))
+    list(mw.process_spider_output(_html("http://other.test/a/1.html", _list(3)), iter([])))
+    list(mw.process_spider_output(_html("http://other.test/a/2.html", _list(4)), iter([])))
+    with caplog.at_level(logging.WARNING):
+        mw.spider_idle(crawler.spider)  # no template: nothing to flush, may close
+        mw.spider_closed(crawler.spider)
+    lines = [r.getMessage() for r in caplog.records if "stay buffered" in r.getMessage()]
+    assert lines == [
+        "1 pages of 1 kinds stay buffered for a later crawl: their kind has too few pages "
+        "for a template (under WRAPX_INDUCTION_MIN_PAGES=2) (e.g. shop.test/"
+        + lines[0].rsplit("shop.test/", 1)[1],
+        "2 pages of 1 kinds stay buffered for a later crawl: their kind's template could not "
+        "be induced (see the errors above) (e.g. other.test/"
+        + lines[1].rsplit("other.test/", 1)[1],
+    ]
+    assert crawler.stats.get_value("wrapx/items/left_buffered_count") == 3

@@ -38,6 +38,7 @@ from scrapy_wrapx.unsupervised.capture import (
     no_output,
 )
 from scrapy_wrapx.unsupervised.pages import PageProcessor, WorkerJob
+from scrapy_wrapx.unsupervised.report import report_left_buffered
 from scrapy_wrapx.unsupervised.state import CrawlState
 
 if TYPE_CHECKING:
@@ -112,6 +113,7 @@ class WrapxSeedsMiddleware:
         self._idle = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(self.template_ready, signal=template_ready)
         crawler.signals.connect(self.page_captured, signal=page_captured)
         for signal in (signals.item_scraped, signals.item_dropped, signals.item_error):
@@ -223,10 +225,15 @@ class WrapxSeedsMiddleware:
         if self.state.items is None:
             return
         self._idle = True
-        if not any(self.state.templates.get(key) for key in self.state.pending()):
+        if not self.state.items.flushable(self.state.pending()):
             return
         self._schedule_flush()
         raise DontCloseSpider
+
+    def spider_closed(self, spider: Spider) -> None:
+        """Say what stays buffered for a later crawl, and why."""
+        if self.state.items is not None:
+            report_left_buffered(self.state)
 
     def _schedule_flush(self) -> None:
         self._flushing = True

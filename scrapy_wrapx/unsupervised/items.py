@@ -160,6 +160,7 @@ class VariantItems:
         stats: StatsCollector | None = None,
         send: Callable[..., Any] | None = None,
         refetch: Callable[[str], Any] | None = None,
+        owner: str | None = None,
     ) -> None:
         if buffer_pages < 0:
             raise ValueError(f"WRAPX_ITEMS_BUFFER_PAGES must be >= 0, not {buffer_pages!r}")
@@ -173,6 +174,9 @@ class VariantItems:
         self.stats = stats
         self._send = send
         self._refetch = refetch
+        #: The spider whose buffered pages these are: pages buffered by
+        #: another spider on a shared store are that spider's to emit.
+        self.owner = owner
         #: Kinds with pages in the buffer, and the template version they wait
         #: for (0: any template; n: a template newer than n).
         self._waiting: dict[str, int] = {}
@@ -225,6 +229,8 @@ class VariantItems:
     def _buffer(self, kind_key: str, url: str, html: str, version: int) -> None:
         full = self.store.list_length(PENDING, kind_key) >= self.buffer_pages
         entry = {"url": url, "html": None if full else html, "version": version}
+        if self.owner is not None:
+            entry["spider"] = self.owner
         self.store.append(PENDING, kind_key, entry)
         self._inc("items/buffered_count")
         if full:
@@ -368,16 +374,39 @@ class VariantItems:
             self.store.remove_entries(PENDING, batch.kind_key, batch.entry_ids)
         batch.entry_ids = []
 
+    def flushable(self, kind_keys: list[str]) -> list[str]:
+        """The kinds among ``kind_keys`` that a flush would emit pages of:
+        with a template, and with pages of this spider not on their way."""
+        return [
+            kind_key
+            for kind_key in kind_keys
+            if self.templates.get(kind_key) is not None and any(self._takeable(kind_key))
+        ]
+
+    def left_buffered(self, kind_keys: list[str]) -> dict[str, int]:
+        """Pages of this spider still buffered, by kind."""
+        counts = {key: sum(1 for _ in self._takeable(key, taken_too=True)) for key in kind_keys}
+        return {key: count for key, count in counts.items() if count}
+
     def _take(self, kind_key: str, record: TemplateRecord, *, final: bool) -> BufferedBatch:
         batch = BufferedBatch(kind_key, record, final)
         taken = self._taken.setdefault(kind_key, set())
-        for entry_id, entry in self.store.peek_list(PENDING, kind_key):
-            if entry_id in taken:
-                continue  # in a batch whose items are on their way
+        for entry_id, entry in self._takeable(kind_key):
             taken.add(entry_id)
             batch.entry_ids.append(entry_id)
             self._sort_entry(batch, entry, record)
         return batch
+
+    def _takeable(self, kind_key: str, *, taken_too: bool = False) -> Iterator[tuple[Any, Any]]:
+        """Buffered entries of ``kind_key`` this spider may take: its own (or
+        of no spider: buffered by an older version), not on their way."""
+        taken = self._taken.get(kind_key, set())
+        for entry_id, entry in self.store.peek_list(PENDING, kind_key):
+            if entry_id in taken and not taken_too:
+                continue  # in a batch whose items are on their way
+            spider = entry.get("spider") if isinstance(entry, dict) else None
+            if spider is None or self.owner is None or spider == self.owner:
+                yield entry_id, entry
 
     def _sort_entry(self, batch: BufferedBatch, entry: Any, record: TemplateRecord) -> None:
         """Put one buffered entry where it goes: a page to extract, a page

@@ -71,6 +71,7 @@ class CrawlState:
                 stats=crawler.stats,
                 send=send,
                 refetch=refetch,
+                owner=crawler.spider.name if crawler.spider is not None else None,
             )
         return cls(crawler, store, templates, KindRouter(store, index, count), seeds, items)
 
