@@ -22,15 +22,14 @@ from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.template import Template
 from scrapy_wrapx.unsupervised.kinds import structure_paths
 from scrapy_wrapx.workers.pool import WorkerPool, WorkerTimeout, WorkerUnavailable
-from scrapy_wrapx.workers.worker import (
+from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,
     FrameDecoder,
-    PageWorker,
     encode_frame,
     extraction_from_dict,
     extraction_to_dict,
-    induce_pages,
 )
+from scrapy_wrapx.workers.worker import PageWorker, induce_pages
 
 
 def _book(title: str, price: str, extra: str = "") -> str:
@@ -218,7 +217,7 @@ def test_a_request_past_its_deadline_is_given_up_and_the_worker_replaced() -> It
 
 _PARENT = """
 import subprocess, sys, os, time
-from scrapy_wrapx.workers.worker import FrameDecoder, encode_frame
+from scrapy_wrapx.workers.protocol import FrameDecoder, encode_frame
 env = dict(os.environ, WRAPX_WORKER_PARENT_PID=str(os.getpid()))
 worker = subprocess.Popen(
     [sys.executable, "-m", "scrapy_wrapx.workers.worker"],

@@ -172,9 +172,7 @@ class WrapxInductionExtension:
         """Induce leftovers, and keep the spider open while inductions run,
         here or in another process."""
         for kind_key in self.store.keys(PENDING):
-            if (kind_key, 1) in self.attempted or load_template(self.store, kind_key):
-                continue
-            if self.store.list_length(SEEDS, seeds_key(kind_key, 1)) >= self.min_pages:
+            if self._leftover(kind_key):
                 self.start(kind_key, 1, at_close=True)
         self._check_awaited()
         if self.awaited and (self._awaiting is None or not self._awaiting.running):
@@ -184,6 +182,12 @@ class WrapxInductionExtension:
         own = any(kind_domain(key) in self.domains for key, _ in self.awaited)
         if self.running or own:
             raise DontCloseSpider
+
+    def _leftover(self, kind_key: str) -> bool:
+        """A kind with buffered pages, no template and enough seeds to try."""
+        if (kind_key, 1) in self.attempted or load_template(self.store, kind_key):
+            return False
+        return bool(self.store.list_length(SEEDS, seeds_key(kind_key, 1)) >= self.min_pages)
 
     def _check_awaited(self) -> None:
         """Announce the templates other processes induced for us; induce
@@ -212,12 +216,36 @@ class WrapxInductionExtension:
             self.awaited[job] = failed_share
             return False
         self.attempted.add(job)
-        pages = self.store.get_list(SEEDS, seeds_key(kind_key, version))
-        pages = [p for p in pages if is_seed_page(p)][: min(2 * self.seed_pages, MAX_SEEDS)]
+        pages = self._seed_pages(kind_key, version)
         if not pages:
             self._release(kind_key, version)
             return False
         previous, reason = self._previous(kind_key, current)
+        self._log_start(kind_key, version, len(pages), failed_share, at_close, reason)
+        self.running[job] = time.monotonic()
+        self._inc("started_count")
+        self._start_progress()
+        self._induce(pages, previous).addCallbacks(
+            self._induced,
+            self._failed,
+            callbackArgs=(kind_key, version, pages),
+            errbackArgs=(kind_key, version),
+        )
+        return True
+
+    def _seed_pages(self, kind_key: str, version: int) -> list[dict[str, Any]]:
+        pages = self.store.get_list(SEEDS, seeds_key(kind_key, version))
+        return [p for p in pages if is_seed_page(p)][: min(2 * self.seed_pages, MAX_SEEDS)]
+
+    def _log_start(
+        self,
+        kind_key: str,
+        version: int,
+        pages: int,
+        failed_share: float,
+        at_close: bool,
+        reason: str,
+    ) -> None:
         spider = self.crawler.spider
         if version > 1:
             logger.warning(
@@ -227,34 +255,29 @@ class WrapxInductionExtension:
                 100 * failed_share,
                 version - 1,
                 version,
-                len(pages),
+                pages,
                 extra={"spider": spider},
             )
-        else:
-            logger.info(
-                "Inducing the template of kind %s from %d seed pages%s%s",
-                kind_key,
-                len(pages),
-                " (crawl ending)" if at_close else "",
-                reason,
-                extra={"spider": spider},
-            )
-        self.running[job] = time.monotonic()
-        self._inc("started_count")
-        self._start_progress()
-        workers = running_workers(self.crawler)
-        if workers is not None:
-            deferred = workers.induce(pages, previous)
-            deferred.addErrback(self._in_thread, pages, previous)
-        else:
-            deferred = threads.deferToThread(induce_from_pages, pages, previous)
-        deferred.addCallbacks(
-            self._induced,
-            self._failed,
-            callbackArgs=(kind_key, version, pages),
-            errbackArgs=(kind_key, version),
+            return
+        logger.info(
+            "Inducing the template of kind %s from %d seed pages%s%s",
+            kind_key,
+            pages,
+            " (crawl ending)" if at_close else "",
+            reason,
+            extra={"spider": spider},
         )
-        return True
+
+    def _induce(
+        self, pages: list[dict[str, Any]], previous: Template | None
+    ) -> Deferred[tuple[Template, float]]:
+        """Induce in a page worker if one runs, else in a thread."""
+        workers = running_workers(self.crawler)
+        if workers is None:
+            return threads.deferToThread(induce_from_pages, pages, previous)
+        deferred = workers.induce(pages, previous)
+        deferred.addErrback(self._in_thread, pages, previous)
+        return deferred
 
     def _in_thread(
         self, failure: Failure, pages: list[dict[str, Any]], previous: Template | None

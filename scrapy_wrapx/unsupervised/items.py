@@ -305,7 +305,6 @@ class VariantItems:
             raise ValueError(f"{len(extractions)!r} extractions for {len(batch.pages)} pages")
         output: list[Any] = []
         keep = list(batch.keep)
-        record, final = batch.record, batch.final
         pages = iter(zip(batch.pages, extractions, strict=True))
         requests = iter(batch.requests)
         for is_page in batch.order:
@@ -315,26 +314,34 @@ class VariantItems:
             entry, extraction = next(pages)
             if extraction is None:
                 continue
-            if not extraction.matched:
-                if not final:
-                    entry["version"] = record.version
-                    keep.append(entry)
-                    continue
-                self._inc("items/unmatched_count")
-            self._inc("items/from_buffer_count")
-            item = self._item(entry["url"], batch.kind_key, record.version, extraction)
-            key = item_key(item)
-            if key is not None:
-                batch.unconfirmed.add(key)
-                self._unconfirmed.setdefault(key, []).append(batch)
-            output.append(item)
+            if not extraction.matched and not batch.final:
+                entry["version"] = batch.record.version
+                keep.append(entry)
+                continue
+            output.append(self._buffered_item(batch, entry["url"], extraction))
+        self._keep(batch.kind_key, keep)
+        return output
+
+    def _buffered_item(self, batch: BufferedBatch, url: str, extraction: Extraction) -> Any:
+        """The item of a buffered page, remembered until it is confirmed."""
+        if not extraction.matched:
+            self._inc("items/unmatched_count")
+        self._inc("items/from_buffer_count")
+        item = self._item(url, batch.kind_key, batch.record.version, extraction)
+        key = item_key(item)
+        if key is not None:
+            batch.unconfirmed.add(key)
+            self._unconfirmed.setdefault(key, []).append(batch)
+        return item
+
+    def _keep(self, kind_key: str, keep: list[dict[str, Any]]) -> None:
+        """Put entries back in the buffer, to wait for a newer template."""
         for entry in keep:
-            self.store.append(PENDING, batch.kind_key, entry)
+            self.store.append(PENDING, kind_key, entry)
         if keep:
             waits = min(int(entry["version"]) for entry in keep)
-            known = self._waiting.get(batch.kind_key)
-            self._waiting[batch.kind_key] = waits if known is None else min(known, waits)
-        return output
+            known = self._waiting.get(kind_key)
+            self._waiting[kind_key] = waits if known is None else min(known, waits)
 
     def acknowledge(self, batches: list[BufferedBatch]) -> None:
         """The output of ``batches`` was all taken: their pages leave the

@@ -41,13 +41,13 @@ from twisted.internet import abstract, defer, error, main, protocol
 from twisted.python import failure
 
 from scrapy_wrapx.settings import wrapx_setting
-from scrapy_wrapx.workers.worker import (
-    PARENT_PID_ENV,
+from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,
     FrameDecoder,
     encode_frame,
     extraction_from_dict,
 )
+from scrapy_wrapx.workers.worker import PARENT_PID_ENV
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

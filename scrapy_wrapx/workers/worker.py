@@ -8,9 +8,9 @@ downloading (``WRAPX_ITEMS_WORKERS``; the Scrapy side is
 :mod:`scrapy_wrapx.workers.pool`). Run as ``python -m scrapy_wrapx.workers.worker``:
 it answers requests on stdin with replies on stdout until stdin closes.
 
-**Messages** are frames: two big-endian 32-bit lengths, a JSON header and a
-raw payload (page HTML as UTF-8, or JSON). JSON only, no pickle: a worker
-executes nothing it is sent. Requests (``op`` in the header):
+**Messages** are frames (:mod:`scrapy_wrapx.workers.protocol`): a JSON
+header and a raw payload (page HTML as UTF-8, or JSON). JSON only, no
+pickle: a worker executes nothing it is sent. Requests (``op`` in the header):
 
 * ``template`` (``template``, a key; payload the template's JSON): remember
   a template under its key, for the requests below; no reply.
@@ -48,101 +48,35 @@ import gc
 import json
 import os
 import signal
-import struct
 import sys
 import threading
 import time
 from array import array
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.unsupervised.kinds import structure_paths
+from scrapy_wrapx.workers.protocol import (
+    PATH_NUMBERS,
+    FrameDecoder,
+    encode_frame,
+    extraction_to_dict,
+)
 
 if TYPE_CHECKING:
-    from scrapy_wrapx.template import Extraction, Template
+    from scrapy_wrapx.template import Template
 
 #: Garbage collector thresholds of a worker (Python's are 700, 10, 10).
 GC_THRESHOLDS = (20_000, 20, 20)
-#: Type code of the tag-path numbers of a ``page`` reply (its payload).
-PATH_NUMBERS = "I"
-#: Frame header: JSON header length, payload length.
-FRAME_HEADER = struct.Struct(">II")
 #: Trees kept between a ``page`` and its ``extract``; beyond it the oldest
 #: is forgotten (its page, if still wanted, is then extracted by the caller).
 MAX_TREES = 64
 #: Templates kept by key; beyond it the least recently used is forgotten
 #: (its pages are then extracted by the caller).
 MAX_TEMPLATES = 1024
-
-
-def encode_frame(header: dict[str, Any], payload: bytes = b"") -> bytes:
-    """One message: lengths, JSON header, payload."""
-    head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return FRAME_HEADER.pack(len(head), len(payload)) + head + payload
-
-
-class FrameDecoder:
-    """Cuts a byte stream into ``(header, payload)`` messages."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-
-    def feed(self, data: bytes) -> list[tuple[dict[str, Any], bytes]]:
-        """Add ``data``; the messages it completed, in order."""
-        self._buffer += data
-        messages = []
-        size = FRAME_HEADER.size
-        while len(self._buffer) >= size:
-            head_length, payload_length = FRAME_HEADER.unpack_from(self._buffer)
-            end = size + head_length + payload_length
-            if len(self._buffer) < end:
-                break
-            header = json.loads(bytes(self._buffer[size : size + head_length]))
-            if not isinstance(header, dict):
-                raise ValueError(f"Worker message header is not an object: {header!r:.60}")
-            messages.append((header, bytes(self._buffer[size + head_length : end])))
-            del self._buffer[:end]
-        return messages
-
-
-def extraction_to_dict(extraction: Extraction) -> dict[str, Any]:
-    """What an item needs of an extraction, as JSON (``data``, the raw
-    environment only :func:`~scrapy_wrapx.extraction.render` uses, stays behind)."""
-    return {
-        "fields": extraction.fields,
-        "records": extraction.records,
-        "score": extraction.score,
-        "matched": extraction.matched,
-        "url": extraction.url,
-        "coverage": extraction.coverage,
-    }
-
-
-def extraction_from_dict(data: Any) -> Extraction:
-    """Rebuild an :class:`~scrapy_wrapx.template.Extraction` from
-    :func:`extraction_to_dict`; :class:`ValueError` if it is malformed."""
-    from scrapy_wrapx.template import Extraction
-
-    if not isinstance(data, dict):
-        raise ValueError(f"Extraction is not an object: {data!r:.60}")
-    fields, records = data.get("fields"), data.get("records")
-    if not isinstance(fields, dict) or not all(isinstance(v, list) for v in fields.values()):
-        raise ValueError(f"Extraction with invalid fields: {fields!r:.60}")
-    if not isinstance(records, dict) or not all(isinstance(r, list) for r in records.values()):
-        raise ValueError(f"Extraction with invalid records: {records!r:.60}")
-    score, coverage, url = data.get("score"), data.get("coverage"), data.get("url")
-    if not isinstance(score, (int, float)) or not isinstance(coverage, (int, float)):
-        raise ValueError(f"Extraction with invalid scores: {score!r}, {coverage!r}")
-    return Extraction(
-        fields=fields,
-        records=records,
-        score=float(score),
-        matched=bool(data.get("matched")),
-        url=url if isinstance(url, str) else None,
-        coverage=float(coverage),
-    )
 
 
 def is_seed_page(page: Any) -> bool:
@@ -190,20 +124,10 @@ class PageWorker:
             if op == "template":
                 self._remember(str(header.get("template")), payload)
                 return None
-            if op == "page":
-                self._page(header, payload, reply)
-            elif op == "extract":
-                found = self.trees.pop(header.get("page"), None)  # type: ignore[arg-type]
-                if found is None:
-                    raise _Missing(f"No page tree {header.get('page')!r} in this worker")
-                reply["extraction"] = self._extract(header, found)
-            elif op == "extract_page":
-                reply["extraction"] = self._extract(header, self._parse(header, payload))
-            elif op == "induce":
-                template, seconds = self._induce(payload)
-                reply["template"], reply["seconds"] = template.to_json(), seconds
-            else:
+            answer = self._answers.get(str(op))
+            if answer is None:
                 raise ValueError(f"Unknown worker request: {op!r}")
+            answer(header, payload, reply)
         except _Missing as exc:
             reply.update(ok=False, reason="missing", error=str(exc))
         except ValueError as exc:
@@ -212,6 +136,28 @@ class PageWorker:
             reply.update(ok=False, reason="internal", error=f"{type(exc).__name__}: {exc}")
         # A template that failed to load is missing for the requests using it.
         return None if op == "template" else reply
+
+    @property
+    def _answers(self) -> dict[str, Callable[[dict[str, Any], bytes, dict[str, Any]], None]]:
+        return {
+            "page": self._page,
+            "extract": self._extract_kept,
+            "extract_page": self._extract_page,
+            "induce": self._induce_reply,
+        }
+
+    def _extract_kept(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
+        found = self.trees.pop(header.get("page"), None)  # type: ignore[arg-type]
+        if found is None:
+            raise _Missing(f"No page tree {header.get('page')!r} in this worker")
+        reply["extraction"] = self._extract(header, found)
+
+    def _extract_page(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
+        reply["extraction"] = self._extract(header, self._parse(header, payload))
+
+    def _induce_reply(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
+        template, seconds = self._induce(payload)
+        reply["template"], reply["seconds"] = template.to_json(), seconds
 
     def _remember(self, key: str, payload: bytes) -> None:
         from scrapy_wrapx.template import Template
