@@ -15,9 +15,9 @@
    true values; and whether the log shows an induced template, a relocated
    target and a repaired selector.
 
-It exits with 0 when the crawl ran and wrote items of both sorts, else 1.
-The quality checks are reported, not enforced: they measure the algorithms,
-which a demo only shows.
+It exits with 0 when the crawl ran, wrote items of both sorts and every
+quality check passed; 1 when the crawl failed or wrote nothing; 2 when it
+worked but a quality check failed.
 """
 
 from __future__ import annotations
@@ -295,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         if ok
         else "\nQUALITY CHECKS FAILED: see the figures above (the crawl itself worked)."
     )
-    return 0
+    return 0 if ok else 2
 
 
 if __name__ == "__main__":

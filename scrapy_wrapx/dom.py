@@ -26,6 +26,7 @@ recursion anywhere, so 10,000-deep nesting costs time, not the stack.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal
@@ -44,6 +45,14 @@ __all__ = [
     "Property",
     "parse",
 ]
+
+logger = logging.getLogger(__name__)
+
+#: How deep libxml2 nests elements with ``huge_tree`` (the parsers of
+#: :func:`lxml_document` and of parsel): one level deeper it stops with a
+#: fatal error that recovery swallows, keeping the tree built so far, so the
+#: deeper content *and everything after it* is missing from the document.
+LIBXML2_MAX_DEPTH = 2048
 
 Property = Literal["text", "image", "link", "video", "audio", "other"]
 
@@ -510,11 +519,14 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
     # The open elements; None stands for a dropped one, whose subtree is
     # skipped but whose tail still counts as a text node of its parent.
     stack: list[Node | None] = []
+    deepest = 0
     walker = etree.iterwalk(top, events=("start", "end", "comment", "pi"))
     for event, element in walker:
         if event == "start":
             node = _open_child(nodes, leaves, stack[-1], element) if stack else _open_root(root)
             stack.append(node)
+            if len(stack) > deepest:
+                deepest = len(stack)
             if node is None:
                 walker.skip_subtree()
             else:
@@ -528,7 +540,25 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
             _add_tail(nodes, leaves, stack[-1], element.tail)
 
     root._tree_nodes = nodes
+    _warn_if_cut(top, deepest, url)
     return PageTree(nodes, leaves, url, document)
+
+
+def _warn_if_cut(top: etree._Element, deepest: int, url: str | None) -> None:
+    """Say so when the document reaches libxml2's depth limit: the parser
+    gave up there (see :data:`LIBXML2_MAX_DEPTH`). The depth is all that
+    tells, since parsel's document keeps no parser error log; a page that is
+    exactly that deep and complete is warned about too, which no real page
+    is."""
+    depth = deepest + sum(1 for _ in top.iterancestors())
+    if depth >= LIBXML2_MAX_DEPTH:
+        logger.warning(
+            "Page %s reaches libxml2's nesting limit of %d levels: the parser "
+            "stopped there, so what is nested deeper and all that follows it "
+            "is missing",
+            url or "(no URL)",
+            LIBXML2_MAX_DEPTH,
+        )
 
 
 def _open_child(

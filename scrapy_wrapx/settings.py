@@ -40,6 +40,10 @@ WRAPX_TARGETS_REPAIR_AFTER = 3
 #: If set, items get this field holding ``{field: confidence}`` for every
 #: field the middleware filled (only where the item type accepts it).
 WRAPX_TARGETS_CONFIDENCE_FIELD: str | None = None
+#: Items of pages crawled before an example target's value was first seen
+#: are held (at most this many) and filled once its reference exists; at
+#: the end of the crawl the rest are released. 0 emits them at once.
+WRAPX_TARGETS_HOLD_ITEMS = 1000
 
 # Seeds (page capture and routing to page kinds) -----------------------------
 
@@ -133,6 +137,7 @@ MINIMUMS: dict[str, float] = {
     "WRAPX_TARGETS_RADIUS": 1,
     "WRAPX_TARGETS_MIN_CONFIDENCE": 0.0,
     "WRAPX_TARGETS_REPAIR_AFTER": 1,
+    "WRAPX_TARGETS_HOLD_ITEMS": 0,
     "WRAPX_SEEDS_MAX_BODY_SIZE": 0,
     "WRAPX_SEED_PAGES": 1,
     "WRAPX_KINDS_THRESHOLD": 0.0,

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -95,7 +94,7 @@ class Text:
     """A text node: ``parts`` are fixed strings and ``None`` slots, e.g.
     ``["Price: ", None]``; ``("Home",)`` is fixed, ``(None,)`` all data."""
 
-    __slots__ = ("_regex", "names", "parts", "uid", "weight")
+    __slots__ = ("_pieces", "names", "parts", "uid", "weight")
     kind = "text"
 
     def __init__(self, parts: list[str | None]) -> None:
@@ -104,7 +103,7 @@ class Text:
         #: One field name per slot.
         self.names: list[str] = []
         self.weight = 0
-        self._regex: re.Pattern[str] | None = None
+        self._pieces: tuple[list[str | None], _Pieces] | None = None
 
     @property
     def fixed(self) -> bool:
@@ -114,20 +113,70 @@ class Text:
     def slots(self) -> int:
         return self.parts.count(None)
 
-    @property
-    def regex(self) -> re.Pattern[str]:
-        """Fixed parts literally, a lazy group per slot, whole text."""
-        if self._regex is None:
-            pattern = "".join("(.*?)" if part is None else re.escape(part) for part in self.parts)
-            self._regex = re.compile(pattern, re.DOTALL)
-        return self._regex
-
     def split(self, value: str) -> tuple[str, ...] | None:
-        """The slot values of ``value``, or None when it does not fit."""
+        """The slot values of ``value``, or None when it does not fit.
+
+        The values are those of the leftmost-shortest assignment: each slot
+        as short as it can be, the first slot first (what a regular
+        expression of a lazy ``(.*?)`` per slot would give), found in time
+        linear in the text (see :func:`split_slots`).
+        """
         if self.fixed:
             return () if value == self.parts[0] else None
-        match = self.regex.fullmatch(value)
-        return match.groups() if match is not None else None
+        found = self._pieces
+        if found is None or found[0] is not self.parts:
+            found = self._pieces = (self.parts, _pieces(self.parts))
+        return split_slots(found[1], value)
+
+
+#: A text with slots as ``(head, separators, tail)``: the fixed text before
+#: the first slot, between consecutive slots and after the last one.
+_Pieces = tuple[str, tuple[str, ...], str]
+
+
+def _pieces(parts: list[str | None]) -> _Pieces:
+    """Adjacent fixed parts joined, one separator between two slots (empty
+    between adjacent slots)."""
+    runs: list[str] = []
+    run: list[str] = []
+    for part in parts:
+        if part is None:
+            runs.append("".join(run))
+            run = []
+        else:
+            run.append(part)
+    return runs[0], tuple(runs[1:]), "".join(run)
+
+
+def split_slots(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
+    """The slot values of ``value`` for ``head slot (separator slot)* tail``.
+
+    Each separator is taken at its first occurrence after the previous one
+    that leaves room for the tail: if any assignment exists, this one does
+    (a later occurrence leaves less room for the rest), and it is the one
+    that makes each slot in turn as short as it can be. So it is the match
+    of a lazy regular expression, without its backtracking, which is cubic
+    in the text when the separators repeat and the tail is missing.
+
+    >>> split_slots(("Dims: ", (" / ", " / "), " in"), "Dims: 5 / 8 / 1 / 2 in")
+    ('5', '8', '1 / 2')
+    >>> split_slots(("Dims: ", (" / ", " / "), " in"), "Dims: 5 / 8 / 1 cm") is None
+    True
+    """
+    head, separators, tail = pieces
+    stop = len(value) - len(tail)
+    if stop < len(head) or not value.startswith(head) or not value.endswith(tail):
+        return None
+    values: list[str] = []
+    begin = len(head)
+    for separator in separators:
+        at = value.find(separator, begin, stop)
+        if at < 0:
+            return None
+        values.append(value[begin:at])
+        begin = at + len(separator)
+    values.append(value[begin:stop])
+    return tuple(values)
 
 
 class Opt:
@@ -261,27 +310,46 @@ def _node_to_json(node: TNode) -> dict[str, Any]:
     return {"k": "b", "n": node.name}
 
 
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _children_from_json(data: dict[str, Any]) -> list[TNode]:
+    children = data.get("c", [])
+    if not isinstance(children, list):
+        raise ValueError(f"Invalid template children: {children!r:.60}")
+    return [_node_from_json(child) for child in children]
+
+
 def _elem_from_json(data: dict[str, Any]) -> Elem:
-    attrs = data.get("a", {})
-    if not isinstance(data.get("t"), str) or not isinstance(attrs, dict):
-        raise ValueError(f"Invalid template element: {data.get('t')!r}")
-    elem = Elem(data["t"], dict(attrs), [_node_from_json(c) for c in data.get("c", [])])
-    elem.names = dict(data.get("n", {}))
+    tag, attrs, names = data.get("t"), data.get("a", {}), data.get("n", {})
+    if not isinstance(tag, str) or not isinstance(attrs, dict):
+        raise ValueError(f"Invalid template element: {tag!r:.60}")
+    if not all(value is None or isinstance(value, str) for value in attrs.values()):
+        raise ValueError(f"Invalid attributes of template element {tag!r}: {attrs!r:.60}")
+    if not isinstance(names, dict) or not all(isinstance(n, str) for n in names.values()):
+        raise ValueError(f"Invalid field names of template element {tag!r}: {names!r:.60}")
+    elem = Elem(tag, dict(attrs), _children_from_json(data))
+    elem.names = dict(names)
     sigs = data.get("h", [])
-    if not isinstance(sigs, list) or not all(isinstance(h, str) for h in sigs):
-        raise ValueError(f"Invalid template element digests: {sigs!r}")
+    if not _strings(sigs):
+        raise ValueError(f"Invalid template element digests: {sigs!r:.60}")
     elem.sigs = tuple(sigs)
     return elem
 
 
 def _text_from_json(data: dict[str, Any]) -> Text:
-    parts = data.get("p")
+    parts, names = data.get("p"), data.get("n", [])
     if not isinstance(parts, list) or not parts:
-        raise ValueError(f"Invalid template text parts: {parts!r}")
+        raise ValueError(f"Invalid template text parts: {parts!r:.60}")
+    if not all(part is None or isinstance(part, str) for part in parts):
+        raise ValueError(f"Invalid template text parts: {parts!r:.60}")
+    if not _strings(names):
+        raise ValueError(f"Invalid template text names: {names!r:.60}")
     text = Text(list(parts))
-    text.names = list(data.get("n", []))
+    text.names = list(names)
     if len(text.names) != text.slots:
-        raise ValueError(f"Template text {parts!r} has names {text.names!r}")
+        raise ValueError(f"Template text {parts!r:.60} has names {text.names!r:.60}")
     return text
 
 
@@ -289,15 +357,22 @@ def _opt_from_json(data: dict[str, Any]) -> Opt:
     return Opt(_node_from_json(data.get("c")))
 
 
+def _name_from_json(data: dict[str, Any]) -> str:
+    name = data.get("n", "")
+    if not isinstance(name, str):
+        raise ValueError(f"Invalid template node name: {name!r:.60}")
+    return name
+
+
 def _set_from_json(data: dict[str, Any]) -> Set:
-    node = Set([_node_from_json(c) for c in data.get("c", [])])
-    node.name = str(data.get("n", ""))
+    node = Set(_children_from_json(data))
+    node.name = _name_from_json(data)
     return node
 
 
 def _blob_from_json(data: dict[str, Any]) -> Blob:
     blob = Blob()
-    blob.name = str(data.get("n", ""))
+    blob.name = _name_from_json(data)
     return blob
 
 
@@ -319,6 +394,24 @@ def _node_from_json(data: Any) -> TNode:
     if reader is None:
         raise ValueError(f"Unknown template node kind: {kind!r}")
     return reader(data)
+
+
+def _fields_from_json(data: Any) -> list[FieldInfo]:
+    if not isinstance(data, list):
+        raise ValueError(f"Invalid template fields: {data!r:.60}")
+    fields = []
+    for info in data:
+        texts = ("name", "slot", "label", "hint", "path")
+        if (
+            not isinstance(info, dict)
+            or set(info) - {"uid", *texts}
+            or not all(isinstance(info.get(key, ""), str) for key in texts)
+            or not isinstance(info.get("uid"), int)
+            or isinstance(info.get("uid"), bool)
+        ):
+            raise ValueError(f"Invalid template field: {info!r:.60}")
+        fields.append(FieldInfo(**info))
+    return fields
 
 
 class Template:
@@ -404,15 +497,22 @@ class Template:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Template:
+        """Read :meth:`to_json`'s output back; :class:`ValueError` (and
+        nothing else) for any other text: it may come from a corrupt or
+        hostile store, bounded in size and depth by
+        :func:`~scrapy_wrapx._versioned.load_json` before it is parsed."""
         data = load_versioned(text, FORMAT, TEMPLATE_VERSION, "scrapy-wrapx template")
-        root = _node_from_json(data.get("root"))
-        if not isinstance(root, Elem):
-            raise ValueError(f"Template root is not an element: {root.kind!r}")
+        meta = data.get("meta") or {}
+        if not isinstance(meta, dict):
+            raise ValueError(f"Invalid template meta: {meta!r:.60}")
         try:
-            fields = [FieldInfo(**info) for info in data.get("fields", [])]
-        except TypeError as exc:
-            raise ValueError(f"Invalid template fields: {data.get('fields')!r}") from exc
-        return cls(root, fields, data.get("meta"))
+            root = _node_from_json(data.get("root"))
+            if not isinstance(root, Elem):
+                raise ValueError(f"Template root is not an element: {root.kind!r}")
+            return cls(root, _fields_from_json(data.get("fields", [])), meta)
+        except (TypeError, KeyError, AttributeError, RecursionError) as exc:
+            # A safety net: every shape is checked above, so this is a bug.
+            raise ValueError(f"Invalid scrapy-wrapx template: {exc!r:.80}") from exc
 
     def __repr__(self) -> str:
         return f"<Template {self.fingerprint} {len(self.nodes)} nodes, fields={self.field_names[:8]!r}>"

@@ -29,6 +29,7 @@ STATS_MODULES = {
     "scrapy_wrapx/extensions/induction.py": "wrapx/induction/",
     "scrapy_wrapx/middlewares/seeds.py": "wrapx/",
     "scrapy_wrapx/workers/pool.py": "wrapx/",
+    "scrapy_wrapx/store/_crawler.py": "wrapx/store/",
     **{
         f"scrapy_wrapx/unsupervised/{name}.py": "wrapx/"
         for name in ("items", "pages", "report", "routing", "seeds", "state")

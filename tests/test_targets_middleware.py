@@ -23,9 +23,10 @@ from scrapy_wrapx.middlewares.targets import WrapxTargetsMiddleware
 from scrapy_wrapx.store import SqliteStore
 
 TARGETS: dict[str, Any] = {
-    "title": "//h1/text()",
-    "price": Target(css="p.price::text"),
-    "publisher": "//table[@class='details']//tr[1]/td/text()",
+    # Single values: these selectors could select several nodes.
+    "title": Target(xpath="//h1/text()", many=False),
+    "price": Target(css="p.price::text", many=False),
+    "publisher": Target(xpath="//table[@class='details']//tr[1]/td/text()", many=False),
     "isbn": Target(example="9784876475933"),
 }
 

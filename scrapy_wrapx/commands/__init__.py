@@ -18,6 +18,7 @@ the project's store (``WRAPX_STORE``).
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -34,11 +35,21 @@ if TYPE_CHECKING:
 
     from scrapy_wrapx.template import Template
 
-SUBCOMMANDS = ("induce", "show", "extract", "report")
+SUBCOMMANDS = ("induce", "show", "extract", "report", "targets")
 
 
 class WrapxCommand(ScrapyCommand):
     """The ``scrapy wrapx`` command (see the module doc)."""
+
+    def _targets(self, args: list[str], opts: argparse.Namespace) -> None:
+        """``targets [--undo|--reset SPIDER FIELD]``: see :mod:`._targets`."""
+        from scrapy_wrapx.commands._targets import run_targets
+
+        store = self._store()
+        try:
+            self._write(opts, run_targets(store, args))
+        finally:
+            store.close()
 
     requires_project = False
     default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "WARNING"}
@@ -77,8 +88,10 @@ class WrapxCommand(ScrapyCommand):
         name, rest = args[0], args[1:]
         try:
             getattr(self, f"_{name}")(rest, opts)
-        except ValueError as exc:
-            print(f"scrapy wrapx {name}: {exc}", file=sys.stderr)
+        except (ValueError, OSError, sqlite3.Error) as exc:
+            # A bad file, page or store (a corrupt one, a hostile record) is
+            # the user's input: one line, no traceback.
+            print(f"scrapy wrapx {name}: {_one_line(exc)}", file=sys.stderr)
             self.exitcode = 1
 
     # Subcommands ------------------------------------------------------------
@@ -173,17 +186,15 @@ class WrapxCommand(ScrapyCommand):
     def _store(self) -> Any:
         from scrapy import Spider
         from scrapy.crawler import Crawler
-        from scrapy.utils.misc import build_from_crawler, load_object
 
-        from scrapy_wrapx.settings import wrapx_setting
+        from scrapy_wrapx.store._crawler import open_store
 
         assert self.settings is not None
-        path = wrapx_setting(self.settings, "WRAPX_STORE")
-        store_cls = load_object(path) if isinstance(path, str) else path
         crawler = Crawler(type("WrapxStoreSpider", (Spider,), {"name": "wrapx"}), self.settings)
-        return build_from_crawler(store_cls, crawler)
+        return open_store(crawler)
 
     def _template(self, spec: str) -> Template:
+        from scrapy_wrapx._versioned import load_json
         from scrapy_wrapx.template import Template
         from scrapy_wrapx.unsupervised.templates import load_template
 
@@ -201,9 +212,9 @@ class WrapxCommand(ScrapyCommand):
             raise ValueError(f"No template file at {spec!r}")
         text = path.read_text(encoding="utf-8")
         try:
-            data = json.loads(text)
+            data = load_json(text, "JSON")
         except ValueError as exc:
-            raise ValueError(f"Template file {spec!r} is not JSON: {exc}") from exc
+            raise ValueError(f"Template file {spec!r}: {exc}") from exc
         if isinstance(data, dict) and "template" in data and "kind" in data:
             return Template.from_json(json.dumps(data["template"]))  # a store record
         return Template.from_json(text)
@@ -232,3 +243,9 @@ class WrapxCommand(ScrapyCommand):
         else:
             sys.stdout.write(text)
             sys.stdout.flush()
+
+
+def _one_line(exc: BaseException) -> str:
+    """``exc``'s message on one line, cut to a readable length."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 300 else text[:297] + "..."

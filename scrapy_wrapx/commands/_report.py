@@ -1,7 +1,7 @@
 """An HTML report of one page under its template, for ``scrapy wrapx report``.
 
-The report is the page itself (scripts removed, a ``<base>`` added so its
-images and styles still load) with every text and data attribute marked:
+The report is the page itself (everything that could run removed, see
+:mod:`._sanitize`; a ``<base>`` added so its images and styles still load) with every text and data attribute marked:
 *fixed* template text greyed, *variant* data highlighted and labelled with
 its field name, and a panel on top listing the fields and their values. A
 person sees at a glance what the template considers layout and what data,
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from lxml import etree
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.commands._sanitize import active_url, sanitize
 from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.extraction import extract
 
@@ -123,8 +124,7 @@ def render_report(
         classes = (element.get("class") or "") + " wrapx-attr"
         element.set("class", classes.strip())
         element.set("data-wrapx-field", field)
-    for bad in cast("list[Any]", document.xpath("//script|//noscript")):
-        bad.getparent().remove(bad)
+    sanitize(document)
     _add_head(document, url)
     _add_panel(document, template, extraction, title or (url or ""))
     return etree.tostring(document, method="html", encoding="unicode"), extraction
@@ -140,7 +140,7 @@ def _add_head(document: etree._Element, url: str | None) -> None:
     charset = etree.Element("meta")
     charset.set("charset", "utf-8")
     head.insert(0, charset)
-    if url and head.find("base") is None:
+    if url and not active_url(url) and head.find("base") is None:
         base = etree.Element("base")
         base.set("href", url)
         head.insert(1, base)

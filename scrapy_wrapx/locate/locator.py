@@ -16,6 +16,7 @@ and an answer's repeats are found is :mod:`._lists`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -49,6 +50,7 @@ JOIN_CONFIDENCE = 0.5
 MIN_CONFIDENCE = 0.5
 #: Reference trees kept mapped per locator before the cache is emptied.
 TREE_CACHE_SIZE = 64
+_POSITION = re.compile(r"\[\d+\]")
 
 
 @dataclass(frozen=True)
@@ -150,15 +152,20 @@ class HybridLocator:
         reference: TargetReference,
         page: str | bytes | PageTree,
         url: str | None = None,
+        many: bool | None = None,
     ) -> list[Candidate]:
         """Candidates for ``reference`` on ``page``, best first (a list target:
         its members in document order); empty when nothing qualifies.
+
+        ``many`` says whether the target is a list (None: whether the
+        reference holds several nodes); a list whose reference page had one
+        member still relocates as a list, with every repeat of it.
 
         A candidate's confidence is the calibrated probability that it is
         the target (:mod:`.confidence`); the stored selector selecting it
         is part of that evidence."""
         tree = to_tree(page, url)
-        return self._locate(reference, tree, _picks(tree, reference.selector))
+        return self._locate(reference, tree, _picks(tree, reference.selector), many)
 
     def resolve(
         self,
@@ -167,16 +174,21 @@ class HybridLocator:
         selector: str | None = None,
         min_confidence: float = MIN_CONFIDENCE,
         url: str | None = None,
+        many: bool | None = None,
     ) -> Resolution:
         """The policy a spider middleware applies: trust what the selector
         selects only when the locator agrees it is the target (a selector
         can select the wrong node of a changed page), else relocate and keep
-        candidates of at least ``min_confidence``."""
+        candidates of at least ``min_confidence``. A list (``many``, see
+        :meth:`locate`) is verified by the members the locator agrees on:
+        its other hits must repeat their path, so a page with fewer or more
+        members than the reference page keeps the selector."""
         tree = to_tree(page, url)
         picks = _picks(tree, selector or reference.selector)
-        candidates = self._locate(reference, tree, picks)
+        many = reference.is_list if many is None else many
+        candidates = self._locate(reference, tree, picks, many)
         answer = [candidate for candidate in candidates if candidate.rank == 0]
-        verified = _verified_selection(tree, picks, answer)
+        verified = _verified_selection(tree, picks, answer, many)
         if verified is not None:
             return verified
         return _relocation(candidates, answer, min_confidence)
@@ -184,12 +196,14 @@ class HybridLocator:
     # -- internals --------------------------------------------------------------
 
     def _locate(
-        self, reference: TargetReference, tree: PageTree, picks: list[Pick]
+        self, reference: TargetReference, tree: PageTree, picks: list[Pick], many: bool | None
     ) -> list[Candidate]:
         if not tree.leaves:
             return []
         context = self._context(reference, tree, picks)
-        if reference.is_list:
+        # A list with one member on its reference page has no list pattern:
+        # its one member's repeats (an unindexed step) are the list.
+        if reference.is_list and many is not False:
             return _candidates(tree, self._list_members(reference, context))
         return _candidates(tree, self._single(reference.targets[0], tree, context))
 
@@ -212,7 +226,10 @@ class HybridLocator:
 
     def _list_members(self, reference: TargetReference, context: RelocationContext) -> list[Placed]:
         """A list target: each member's answer votes for the list's
-        container; the runners-up are no members."""
+        container; the runners-up are no members. None when the list's
+        container is mapped onto an empty node: the list is empty there."""
+        if _empty_container(reference, context):
+            return []
         found: dict[int, Relocated] = {}
         for target in reference.targets:
             ranking = relocate(self.method, self.radius, target, context)
@@ -285,6 +302,21 @@ class HybridLocator:
         return tree
 
 
+def _empty_container(reference: TargetReference, context: RelocationContext) -> bool:
+    """Whether the reference's list container maps onto a page node with no
+    leaf: an empty list (no reviews yet), not members to look for elsewhere."""
+    target = reference.targets[0]
+    if target.list_path is None:
+        return False
+    node = target.node
+    for _ in target.list_path:
+        node = context.ref_tree.parents[node]
+        if node < 0:
+            return False
+    partner = context.partner.get(node)
+    return partner is not None and context.index.tree.nodes[partner].first_leaf < 0
+
+
 def _node_with_value(tree: PageTree, wanted: str) -> Node | None:
     """The first leaf whose value is ``wanted`` (whitespace folded), else
     the first element whose text is."""
@@ -310,23 +342,32 @@ def _picks(tree: PageTree, selector: str) -> list[Pick]:
 
 
 def _verified_selection(
-    tree: PageTree, picks: list[Pick], answer: list[Candidate]
+    tree: PageTree, picks: list[Pick], answer: list[Candidate], many: bool = False
 ) -> Resolution | None:
     """What the selector selects, when every hit is what the locator finds:
     a selector that still selects something may select the wrong thing on
-    a changed page. None when it selects nothing or something else."""
+    a changed page. For a list, the hits the locator finds vouch for the
+    others with the same path but for positions (the members of one list).
+    None when it selects nothing or something else."""
     if not picks or not answer:
         return None
     hits = [output_of(tree, pick.node, pick.attribute) for pick in picks]
     by_xpath = {candidate.xpath: candidate for candidate in answer}
-    if not all(xpath in by_xpath for xpath, _ in hits):
+    found = [xpath for xpath, _ in hits if xpath in by_xpath]
+    if not _vouched(hits, found, many):
         return None
-    return Resolution(
-        [value for _, value in hits],
-        [xpath for xpath, _ in hits],
-        min(by_xpath[xpath].confidence for xpath, _ in hits),
-        "selector",
-    )
+    xpaths, values = (list(column) for column in zip(*hits, strict=True))
+    confidence = min(by_xpath[xpath].confidence for xpath in found)
+    return Resolution(values, xpaths, confidence, "selector")
+
+
+def _vouched(hits: list[tuple[str, str]], found: list[str], many: bool) -> bool:
+    """Whether the found hits vouch for all: every hit is found, or, for a
+    list, repeats the path (but for positions) of a found one."""
+    if not found or len(found) == len(hits):
+        return bool(found)
+    shapes = {_POSITION.sub("", xpath) for xpath in found}
+    return many and all(_POSITION.sub("", xpath) in shapes for xpath, _ in hits)
 
 
 def _relocation(

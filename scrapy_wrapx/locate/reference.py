@@ -70,6 +70,12 @@ class TargetNode:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TargetNode:
+        """Read :meth:`to_json`'s output back (:class:`TargetReference`
+        turns any error of a malformed one into :class:`ValueError`)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"Corrupt target in target reference: {data!r:.60}")
+        if not all(_optional_str(data.get(key)) for key in ("prop", "attribute")):
+            raise ValueError(f"Corrupt target in target reference: {data.get('prop')!r:.60}")
         flat = [int(value) for value in data["triples"]]
         if len(flat) % 4:
             raise ValueError(f"Corrupt triples in target reference: {len(flat)!r} values")
@@ -82,8 +88,14 @@ class TargetNode:
             data["attribute"],
             PathFeatures.from_json(data["features"]),
             tuple((flat[i], flat[i + 1], flat[i + 2], flat[i + 3]) for i in range(0, len(flat), 4)),
-            tuple(data["list_path"]) if data["list_path"] is not None else None,
+            tuple(str(step) for step in data["list_path"])
+            if data["list_path"] is not None
+            else None,
         )
+
+
+def _optional_str(value: Any) -> bool:
+    return value is None or isinstance(value, str)
 
 
 @dataclass(frozen=True)
@@ -132,7 +144,11 @@ class TargetReference:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> TargetReference:
+        """Read :meth:`to_json`'s output back; :class:`ValueError` (and
+        nothing else) for any other text."""
         data = load_versioned(text, FORMAT, VERSION, "target reference")
+        if not _optional_str(data.get("url")) or not isinstance(data.get("selector"), str):
+            raise ValueError(f"Corrupt target reference: selector {data.get('selector')!r:.60}")
         try:
             labels = tuple(
                 label if isinstance(label, str) else (str(label[0]), int(label[1]))
@@ -142,8 +158,8 @@ class TargetReference:
             targets = tuple(TargetNode.from_json(target) for target in data["targets"])
             reference = cls(str(data["selector"]), data["url"], labels, parents, targets)
             tree = reference.tree()
-        except (KeyError, IndexError, TypeError, ValueError) as exc:
-            raise ValueError(f"Corrupt target reference: {exc}") from exc
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            raise ValueError(f"Corrupt target reference: {exc!r:.80}") from exc
         if not targets or not all(_fits(target, len(labels)) for target in targets):
             raise ValueError(f"Corrupt target reference: {len(targets)!r} targets do not fit")
         del tree

@@ -122,6 +122,18 @@ class TargetState:
         self.record_selector_hit()
         return candidate
 
+    def undo_repair(self) -> str | None:
+        """Undo the last repair: the selector it replaced is back, and the
+        reference is taken afresh from it (the one kept may have followed a
+        bad repair). Returns the restored selector, None without a repair."""
+        if not self.history:
+            return None
+        last = self.history.pop()
+        self.selector = last["selector"]
+        self.reference, self.shape, self.alternates = None, None, []
+        self.record_selector_hit()
+        return self.selector
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "version": STATE_VERSION,
@@ -138,8 +150,17 @@ class TargetState:
 
     @classmethod
     def from_dict(cls, data: Any) -> TargetState:
-        """Rebuild a state; :class:`ValueError` for foreign or old data."""
+        """Rebuild a state; :class:`ValueError` (and nothing else) for
+        foreign, old or malformed data."""
         _check_version(data)
+        texts = ("selector", "declared", "shape", "streak_selector")
+        if not all(data.get(key) is None or isinstance(data.get(key), str) for key in texts):
+            raise ValueError(f"Invalid target state of {data.get('field')!r:.60}: not text")
+        reference, history = data.get("reference"), data.get("history") or []
+        if reference is not None and not isinstance(reference, dict):
+            raise ValueError(f"Invalid target state reference: {reference!r:.60}")
+        if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
+            raise ValueError(f"Invalid target state history: {history!r:.60}")
         try:
             return cls(
                 name=str(data["field"]),
@@ -148,12 +169,12 @@ class TargetState:
                 reference=data.get("reference"),
                 shape=data.get("shape"),
                 alternates=_alternates(data.get("alternates")),
-                history=list(data.get("history") or []),
+                history=list(history),
                 streak_selector=data.get("streak_selector"),
                 streak=int(data.get("streak") or 0),
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"Invalid target state: {exc}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            raise ValueError(f"Invalid target state: {exc!r:.80}") from exc
 
 
 def _check_version(data: Any) -> None:
@@ -165,8 +186,12 @@ def _check_version(data: Any) -> None:
 
 def _alternates(entries: Any) -> list[dict[str, Any]]:
     """The well-formed entries of a stored list of alternate references."""
+    if not isinstance(entries, list):
+        return []
     return [
         entry
-        for entry in entries or []
-        if isinstance(entry, dict) and {"shape", "reference"} <= entry.keys()
+        for entry in entries
+        if isinstance(entry, dict)
+        and isinstance(entry.get("shape"), str)
+        and isinstance(entry.get("reference"), dict)
     ]

@@ -8,7 +8,15 @@ thing), else by the hybrid locator, which relocates the target and reports
 a confidence. Weak relocations are refused and logged, not guessed. Once the
 same relocation repeats on ``WRAPX_TARGETS_REPAIR_AFTER`` pages, the stored
 selector is repaired; pages where the selector works refresh the reference,
-so it follows gradual redesigns.
+so it follows gradual redesigns, and never count towards a repair.
+
+A list target (:attr:`Target.is_list`, decided from the declaration) is a
+list in every item, ``[]`` when the page has none. Items of pages crawled
+before an example target's value was first seen are held (at most
+``WRAPX_TARGETS_HOLD_ITEMS``) and come out, filled, after the page where it
+is found; the end of the crawl releases the rest through one local
+``data:`` request this middleware answers, so no field goes unset because
+of crawl order.
 """
 
 from __future__ import annotations
@@ -16,11 +24,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+from collections import deque
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from scrapy import signals
-from scrapy.exceptions import NotConfigured
+from lxml import etree
+from scrapy import Request, signals
+from scrapy.exceptions import DontCloseSpider, NotConfigured
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.defer import deferred_from_coro
@@ -31,12 +42,16 @@ from scrapy_wrapx.locate.repair import TargetState
 from scrapy_wrapx.middlewares._responses import is_html, response_tree
 from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.store._crawler import crawler_store
-from scrapy_wrapx.targets import Target, parse_targets
+from scrapy_wrapx.targets import Target, absence_context, parse_targets
+from scrapy_wrapx.unsupervised.capture import OPT_OUT_META, no_output
 
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Iterable, Iterator
+
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
+    from twisted.python.failure import Failure
     from typing_extensions import Self
 
     from scrapy_wrapx.store import WrapxStore
@@ -44,6 +59,18 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 NAMESPACE = "targets"
+#: Meta key of the end-of-crawl request whose response releases held items.
+RELEASE_META = "wrapx_targets_release"
+
+
+@dataclass
+class _Held:
+    """An item waiting for example targets' first references: its page's
+    tree, and the fields still waiting."""
+
+    item: Any
+    tree: dom.PageTree
+    waiting: set[str] = field(default_factory=set)
 
 
 class WrapxTargetsMiddleware(BaseSpiderMiddleware):
@@ -61,6 +88,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         self.min_confidence: float = wrapx_setting(settings, "WRAPX_TARGETS_MIN_CONFIDENCE")
         self.repair_after = wrapx_setting(settings, "WRAPX_TARGETS_REPAIR_AFTER")
         self.confidence_field = wrapx_setting(settings, "WRAPX_TARGETS_CONFIDENCE_FIELD")
+        self.hold_limit: int = wrapx_setting(settings, "WRAPX_TARGETS_HOLD_ITEMS")
         self.stats = crawler.stats
         self.targets: dict[str, Target] = {}
         self.states: dict[str, TargetState] = {}
@@ -68,7 +96,15 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         # not parse back the JSON the previous page just wrote.
         self._parsed: dict[str, tuple[dict[str, Any], TargetReference]] = {}
         self.store: WrapxStore | None = None
+        self._held: deque[_Held] = deque()
+        #: Held items ready to go out with the next output, and the example
+        #: targets whose first reference was just taken.
+        self._ready: list[Any] = []
+        self._new_references: set[str] = set()
+        self._releasing = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -123,29 +159,179 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         assert self.store is not None
         self.store.set(NAMESPACE, self._key(state.name), state.to_dict())
 
+    # Spider output ----------------------------------------------------------
+
+    def process_spider_output(
+        self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
+    ) -> Iterator[Any]:
+        for output in result:
+            yield from self._output(output, response)
+        yield from self._after(response)
+
+    async def process_spider_output_async(
+        self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
+    ) -> AsyncIterator[Any]:
+        async for output in result:
+            for processed in self._output(output, response):
+                yield processed
+        for processed in self._after(response):
+            yield processed
+
+    def _output(self, output: Any, response: Response | None) -> list[Any]:
+        """What goes out for one output of the callback: a request as is;
+        an item filled (or held), then any held items it made ready."""
+        if isinstance(output, Request):
+            return [output]
+        held = self._process(output, response)
+        return [*([] if held else [output]), *self._take_ready()]
+
+    def _after(self, response: Response | None) -> list[Any]:
+        """After a response's output: held items, all of them if this is
+        the end-of-crawl release request."""
+        request = response.request if response is not None else None
+        if request is not None and request.meta.get(RELEASE_META):
+            return self._release_all()
+        return self._take_ready()
+
     # Items ----------------------------------------------------------------
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        """Fill ``item``'s unset target fields from ``response`` (held
+        items are the spider output's business: see :meth:`_output`)."""
+        self._process(item, response)
+        return item
+
+    def _process(self, item: Any, response: Response | None) -> bool:
+        """Fill ``item``; True when it is held for an example target."""
         if not self.targets or response is None or not is_html(response):
-            return item
+            return False
         try:
             adapter = ItemAdapter(item)
         except TypeError:
-            return item  # not an item type itemadapter knows
+            return False  # not an item type itemadapter knows
         missing = [name for name in self.targets if _is_unset(adapter, name)]
-        if missing:
-            self._fill_item(adapter, missing, response)
-        return item
-
-    def _fill_item(self, adapter: ItemAdapter, missing: list[str], response: Response) -> None:
-        """Fill the ``missing`` fields, and the confidence field if set."""
-        tree = self._tree(response)
+        tree = self._tree(response) if missing else None
         if tree is None:
-            return
-        confidences = self._fill_missing(adapter, missing, tree, response)
+            return False
+        self._fill_item(adapter, missing, tree)
+        return self._maybe_hold(item, missing, tree)
+
+    def _maybe_hold(self, item: Any, missing: list[str], tree: dom.PageTree) -> bool:
+        """Hold ``item`` when an example target it misses is not seen yet."""
+        waiting = {name for name in missing if self._waits_for_example(name)}
+        if not waiting or self.hold_limit <= 0:
+            return False
+        self._hold(_Held(item, tree, waiting))
+        return True
+
+    def _fill_item(self, adapter: ItemAdapter, missing: list[str], tree: dom.PageTree) -> None:
+        """Fill the ``missing`` fields, and the confidence field if set."""
+        confidences = self._fill_missing(adapter, missing, tree)
         if self.confidence_field and confidences:
             with contextlib.suppress(KeyError):  # the item type has no such field
-                adapter[self.confidence_field] = confidences
+                known = adapter.get(self.confidence_field)
+                adapter[self.confidence_field] = {
+                    **(known if isinstance(known, dict) else {}),
+                    **confidences,
+                }
+
+    # Held items -------------------------------------------------------------
+
+    def _waits_for_example(self, name: str) -> bool:
+        """Whether ``name`` is an example target not seen yet."""
+        return self.targets[name].example is not None and self.states[name].reference is None
+
+    def _hold(self, held: _Held) -> None:
+        """Hold an item; past the bound, the oldest goes out as it is."""
+        self._held.append(held)
+        self._inc("held_count")
+        while len(self._held) > self.hold_limit:
+            self._ready.append(self._released(self._held.popleft()))
+
+    def _take_ready(self) -> list[Any]:
+        """Held items filled by references taken since the last call."""
+        if self._new_references and self._held:
+            names, self._new_references = self._new_references, set()
+            still: deque[_Held] = deque()
+            for held in self._held:
+                self._fill_held(held, names)
+                (still if held.waiting else self._ready).append(held if held.waiting else held.item)
+            self._held = still
+        self._new_references.clear()
+        ready, self._ready = self._ready, []
+        return ready
+
+    def _fill_held(self, held: _Held, names: set[str]) -> None:
+        """Fill the held item's fields among ``names`` from its page."""
+        filling = held.waiting & names
+        if filling:
+            held.waiting -= filling
+            adapter = ItemAdapter(held.item)
+            self._fill_item(adapter, [n for n in filling if _is_unset(adapter, n)], held.tree)
+
+    def _released(self, held: _Held) -> Any:
+        """A held item let go with its waiting fields unset."""
+        self._inc("released_count")
+        logger.info(
+            "Releasing a held item of %s with %s unset: no page showed the example yet",
+            held.tree.url,
+            ", ".join(sorted(held.waiting)),
+            extra={"spider": self.crawler.spider},
+        )
+        return held.item
+
+    def _release_all(self) -> list[Any]:
+        """The end of the crawl: every held item goes out."""
+        self._releasing = False
+        ready = self._take_ready()
+        count = len(self._held)
+        ready.extend(self._released(held) for held in self._held)
+        self._held.clear()
+        if count:
+            logger.warning(
+                "Released %d held items at the end of the crawl with example targets unset",
+                count,
+                extra={"spider": self.crawler.spider},
+            )
+        return ready
+
+    def spider_idle(self, spider: Spider) -> None:
+        """Release the held items before the spider closes, through one
+        ``data:`` request whose response this middleware answers."""
+        if not self._held and not self._releasing:
+            return
+        if not self._releasing:
+            self._releasing = True
+            request = Request(
+                "data:text/plain,wrapx-targets-release",
+                callback=no_output,
+                errback=self._release_failed,
+                dont_filter=True,
+                priority=1000,
+                meta={RELEASE_META: True, OPT_OUT_META: False},
+            )
+            assert self.crawler.engine is not None
+            self.crawler.engine.crawl(request)
+        raise DontCloseSpider
+
+    def _release_failed(self, failure: Failure) -> None:
+        self._releasing = False
+        logger.error(
+            "Could not release held items: %s",
+            failure.value,
+            extra={"spider": self.crawler.spider},
+        )
+
+    def spider_closed(self, spider: Spider) -> None:
+        """Held items the crawl ended without (it was stopped): say so."""
+        if self._held:
+            self._inc("lost_count")
+            logger.error(
+                "The spider closed with %d held items not released",
+                len(self._held),
+                extra={"spider": spider},
+            )
+            self._held.clear()
 
     def _tree(self, response: Response) -> dom.PageTree | None:
         """The page tree of an HTML response; None (logged) when it cannot
@@ -164,14 +350,17 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             return None
 
     def _fill_missing(
-        self, adapter: ItemAdapter, missing: list[str], tree: dom.PageTree, response: Response
+        self, adapter: ItemAdapter, missing: list[str], tree: dom.PageTree
     ) -> dict[str, float]:
-        """Fill the ``missing`` fields of the item; their confidences."""
+        """Fill the ``missing`` fields of the item; their confidences. A
+        list target is a list even when nothing fills it."""
         confidences: dict[str, float] = {}
         for name in missing:
-            filled = self._fill(name, tree, response)
+            filled = self._fill(name, tree)
             if filled is None:
-                continue
+                if not self.targets[name].is_list:
+                    continue
+                filled = ([], None)
             value, confidence = filled
             try:
                 adapter[name] = value
@@ -183,10 +372,11 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                     extra={"spider": self.crawler.spider},
                 )
                 continue
-            confidences[name] = confidence
+            if confidence is not None:
+                confidences[name] = confidence
         return confidences
 
-    def _fill(self, name: str, tree: dom.PageTree, response: Response) -> tuple[Any, float] | None:
+    def _fill(self, name: str, tree: dom.PageTree) -> tuple[Any, float | None] | None:
         target = self.targets[name]
         state = self.states[name]
         reference = self._reference(state)
@@ -195,17 +385,36 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             if reference is None:
                 self._inc("missing_count", name)
                 return None
-            return self._value(reference.is_list, self._selector_values(reference, tree)), 1.0
+            values = self._selector_values(reference, tree, target.is_list)
+            return self._value(target.is_list, values), 1.0
+        if self._absent(target, state, tree):
+            return ([], None) if target.is_list else None
         min_confidence = self._min_confidence(target)
-        resolution = self._resolve(state, reference, tree, min_confidence)
+        resolution = self._resolve(state, reference, tree, min_confidence, target.is_list)
         if resolution.source == "selector":
-            self._selector_worked(name, state, tree, response)
+            self._selector_worked(name, state, tree)
         elif resolution.source == "relocated":
-            self._relocated(name, state, resolution, response)
+            self._relocated(name, state, resolution, tree.url or "")
         else:
-            self._refused(name, target, resolution, min_confidence, response)
+            self._refused(name, target, resolution, min_confidence, tree.url or "")
             return None
-        return self._value(reference.is_list, resolution.values), resolution.confidence
+        return self._value(target.is_list, resolution.values), resolution.confidence
+
+    def _absent(self, target: Target, state: TargetState, tree: dom.PageTree) -> bool:
+        """Whether the declared selector selects nothing where its context
+        is there (:func:`~scrapy_wrapx.targets.absence_context`): the target
+        is absent from this page (an empty list, an optional part), which is
+        no failure of the selector and nothing to relocate."""
+        query = target.query
+        if query is None or state.selector != target.selector:
+            return False
+        container = absence_context(query, target.is_list)
+        if container is None:
+            return False
+        try:
+            return not tree.document.xpath(query) and bool(tree.document.xpath(container))
+        except (etree.XPathError, TypeError, ValueError):
+            return False
 
     def _min_confidence(self, target: Target) -> float:
         """The target's own threshold, else ``WRAPX_TARGETS_MIN_CONFIDENCE``."""
@@ -213,32 +422,37 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             return target.min_confidence
         return self.min_confidence
 
-    def _selector_worked(
-        self, name: str, state: TargetState, tree: dom.PageTree, response: Response
-    ) -> None:
+    def _selector_worked(self, name: str, state: TargetState, tree: dom.PageTree) -> None:
         """The selector selected the target: end any relocation streak and
         refresh the reference from this page, so it follows gradual
-        redesigns."""
+        redesigns (a list's, from pages with several members)."""
         state.record_selector_hit()
         if state.selector is not None:
             try:
-                fresh = self.locator.reference(tree, state.selector, url=response.url)
+                fresh = self.locator.reference(tree, state.selector, url=tree.url)
             except ValueError:
                 fresh = None
-            if fresh is not None:
+            if fresh is not None and self._richer(state, fresh):
                 self._adopt(state, fresh)
         self._save(state)
         self._inc("extracted_count", name)
 
-    def _relocated(
-        self, name: str, state: TargetState, resolution: Resolution, response: Response
-    ) -> None:
+    def _richer(self, state: TargetState, fresh: TargetReference) -> bool:
+        """Whether ``fresh`` may replace the current reference: a list's
+        reference with several members holds its pattern, one with a
+        single member does not."""
+        if not self.targets[state.name].is_list or fresh.is_list:
+            return True
+        current = self._reference(state)
+        return current is None or not current.is_list
+
+    def _relocated(self, name: str, state: TargetState, resolution: Resolution, url: str) -> None:
         """The locator relocated the target: count it towards a repair."""
         self._inc("relocated_count", name)
         logger.info(
             "Relocated target %r on %s (confidence %.2f): %s",
             name,
-            response.url,
+            url,
             resolution.confidence,
             resolution.xpaths,
             extra={"spider": self.crawler.spider},
@@ -261,7 +475,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         target: Target,
         resolution: Resolution,
         min_confidence: float,
-        response: Response,
+        url: str,
     ) -> None:
         """No relocation was confident enough: report it, an error for a
         required target."""
@@ -270,7 +484,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         log(
             "Could not fill target %r on %s: best relocation confidence %.2f < %.2f",
             name,
-            response.url,
+            url,
             resolution.confidence,
             min_confidence,
             extra={"spider": self.crawler.spider},
@@ -282,12 +496,13 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         reference: TargetReference,
         tree: dom.PageTree,
         min_confidence: float,
+        many: bool,
     ) -> Resolution:
         """Resolve with the current reference, then, if that is refused, with
         the references kept from pages of other shapes: a page may lack an
         optional part the current reference's page had."""
         resolution = self.locator.resolve(
-            reference, tree, selector=state.selector, min_confidence=min_confidence
+            reference, tree, selector=state.selector, min_confidence=min_confidence, many=many
         )
         for entry in state.alternates:
             if resolution.source != "refused":
@@ -297,7 +512,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             except ValueError:
                 continue
             retry = self.locator.resolve(
-                alternate, tree, selector=state.selector, min_confidence=min_confidence
+                alternate, tree, selector=state.selector, min_confidence=min_confidence, many=many
             )
             if retry.source != "refused" or retry.confidence > resolution.confidence:
                 resolution = retry
@@ -343,10 +558,14 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         self._adopt(state, reference)
         self._save(state)
         self._inc("extracted_count", name)
+        if target.example is not None:
+            self._new_references.add(name)
         return reference
 
-    def _selector_values(self, reference: TargetReference, tree: dom.PageTree) -> list[str]:
-        resolution = self.locator.resolve(reference, tree, min_confidence=0.0)
+    def _selector_values(
+        self, reference: TargetReference, tree: dom.PageTree, many: bool
+    ) -> list[str]:
+        resolution = self.locator.resolve(reference, tree, min_confidence=0.0, many=many)
         return resolution.values
 
     @staticmethod

@@ -17,7 +17,14 @@ from __future__ import annotations
 import json
 import logging
 from abc import ABC, abstractmethod
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from scrapy_wrapx._versioned import load_json
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
 
 logger = logging.getLogger(__name__)
 
@@ -35,27 +42,28 @@ def encode_record(value: Any) -> str:
     )
 
 
+def read_record(raw: str | bytes) -> Any:
+    """The value of a stored record; :class:`ValueError` saying what is
+    wrong when the record is corrupt, foreign, too deep or too large, or
+    from an unknown envelope version."""
+    record = load_json(raw, "record")
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise ValueError("not a scrapy-wrapx record")
+    if record.get("version") != RECORD_VERSION or "data" not in record:
+        raise ValueError(f"unsupported record version {record.get('version')!r}")
+    return record["data"]
+
+
 def decode_record(raw: str | bytes | None, where: str) -> Any | None:
-    """The value of a stored record, or None (with a warning) when the record
-    is corrupt, foreign, or from an unknown envelope version."""
+    """The value of a stored record, or None (with a warning) when the
+    record is unreadable (see :func:`read_record`; no shape is checked)."""
     if raw is None:
         return None
     try:
-        record = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        logger.warning("Skipping corrupt scrapy-wrapx record %s: %s", where, exc)
+        return read_record(raw)
+    except ValueError as exc:
+        logger.warning("Skipping invalid scrapy-wrapx record %s: %s", where, exc)
         return None
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        logger.warning("Skipping foreign record %s: not a scrapy-wrapx record", where)
-        return None
-    if record.get("version") != RECORD_VERSION or "data" not in record:
-        logger.warning(
-            "Skipping scrapy-wrapx record %s with unsupported version %r",
-            where,
-            record.get("version"),
-        )
-        return None
-    return record["data"]
 
 
 class WrapxStore(ABC):
@@ -72,6 +80,37 @@ class WrapxStore(ABC):
     Implementations must be safe to use from several threads of one process
     (induction runs off the reactor thread) and from several processes.
     """
+
+    #: The check of each namespace's records, :class:`ValueError` for a
+    #: record of the wrong shape (none by default: a store holds any JSON).
+    #: A crawl's store gets scrapy-wrapx's own
+    #: (:data:`scrapy_wrapx.store._shapes.SHAPES`).
+    shapes: Mapping[str, Callable[[Any], None]] = MappingProxyType({})
+    #: Records refused since the store was opened: unreadable, or not shaped
+    #: like their namespace's records (``wrapx/store/invalid_count``).
+    invalid_count = 0
+    #: Store files found corrupt and moved aside (``wrapx/store/corrupt_count``).
+    corrupt_count = 0
+
+    def refuse(self, where: str, reason: object) -> None:
+        """Skip the invalid record ``where`` (``namespace/key``): one warning
+        naming it, and one more in :attr:`invalid_count`. Readers that
+        validate further than the shape (a template's nodes) report here too."""
+        self.invalid_count += 1
+        logger.warning("Skipping invalid scrapy-wrapx record %s: %s", where, reason)
+
+    def decode(self, raw: str | bytes, namespace: str, where: str) -> Any | None:
+        """The value of ``raw`` read from ``namespace``, or None when it is
+        refused (see :func:`read_record`, :attr:`shapes` and :meth:`refuse`)."""
+        try:
+            value = read_record(raw)
+            check = self.shapes.get(namespace)
+            if check is not None:
+                check(value)
+            return value
+        except ValueError as exc:
+            self.refuse(where, exc)
+            return None
 
     @abstractmethod
     def get(self, namespace: str, key: str) -> Any | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scrapy_wrapx.store.base import WrapxStore, decode_record, encode_record
+from scrapy_wrapx.store.base import WrapxStore, encode_record
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -74,7 +74,7 @@ class RedisStore(WrapxStore):
 
     def get(self, namespace: str, key: str) -> Any | None:
         raw = self._redis.hget(self._doc(namespace), key)
-        return None if raw is None else decode_record(raw, f"{namespace}/{key}")
+        return None if raw is None else self.decode(raw, namespace, f"{namespace}/{key}")
 
     def set(self, namespace: str, key: str, value: Any) -> None:
         self._redis.hset(self._doc(namespace), key, encode_record(value))
@@ -122,7 +122,7 @@ class RedisStore(WrapxStore):
         # An entry's id is its raw record: LREM removes it wherever it moved.
         raws = self._redis.lrange(self._list(namespace, key), 0, -1)
         return [
-            (raw, decode_record(raw, f"{namespace}/{key}#{position}"))
+            (raw, self.decode(raw, namespace, f"{namespace}/{key}#{position}"))
             for position, raw in enumerate(raws)
         ]
 
@@ -136,11 +136,10 @@ class RedisStore(WrapxStore):
         # respect to an append (which pushes, then adds the key).
         self._redis.eval(_FORGET_IF_EMPTY, 2, name, self._lists(namespace), key)
 
-    @staticmethod
-    def _decode(namespace: str, key: str, raws: list[Any]) -> list[Any]:
+    def _decode(self, namespace: str, key: str, raws: list[Any]) -> list[Any]:
         values = []
         for position, raw in enumerate(raws):
-            value = decode_record(raw, f"{namespace}/{key}#{position}")
+            value = self.decode(raw, namespace, f"{namespace}/{key}#{position}")
             if value is not None:
                 values.append(value)
         return values

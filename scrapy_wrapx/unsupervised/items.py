@@ -418,7 +418,9 @@ class VariantItems:
     def _sort_entry(self, batch: BufferedBatch, entry: Any, record: TemplateRecord) -> None:
         """Put one buffered entry where it goes: a page to extract, a page
         to download again, or back to wait (it failed this very template)."""
-        if not _valid_entry(entry):
+        if entry is None:
+            pass  # unreadable: the store warned when it read it; dropped
+        elif not _valid_entry(entry):
             logger.warning(
                 "Dropping an invalid buffered page of kind %s: %r", batch.kind_key, str(entry)[:80]
             )

@@ -67,7 +67,12 @@ class TemplateRecord:
         if not isinstance(data, dict):
             raise ValueError(f"Template record is not an object: {data!r:.60}")
         kind_key, version = data.get("kind"), data.get("version")
-        if not isinstance(kind_key, str) or not isinstance(version, int) or version < 1:
+        if (
+            not isinstance(kind_key, str)
+            or not isinstance(version, int)
+            or isinstance(version, bool)
+            or version < 1
+        ):
             raise ValueError(f"Template record with invalid kind or version: {kind_key!r}")
         from scrapy_wrapx.template import Template
 
@@ -83,8 +88,8 @@ class TemplateRecord:
 
 
 def load_template(store: WrapxStore, kind_key: str, newer_than: int = 0) -> TemplateRecord | None:
-    """The stored template of ``kind_key``; None (with a warning) when the
-    record is missing or unreadable, and None (silently) when its version is
+    """The stored template of ``kind_key``; None when the record is missing
+    or unreadable (refused with a warning, counted by the store), and None (silently) when its version is
     not above ``newer_than`` — a template's JSON takes milliseconds to
     rebuild, so a known version is not rebuilt."""
     data = store.get(TEMPLATES, kind_key)
@@ -96,7 +101,7 @@ def load_template(store: WrapxStore, kind_key: str, newer_than: int = 0) -> Temp
     try:
         return TemplateRecord.from_dict(data)
     except ValueError as exc:
-        logger.warning("Ignoring the stored template of kind %s: %s", kind_key, exc)
+        store.refuse(f"{TEMPLATES}/{kind_key}", exc)
         return None
 
 

@@ -38,8 +38,10 @@ class BooksSpider(scrapy.Spider):
     name = "books"
 
     wrapx_targets: ClassVar[dict[str, str | Target]] = {
-        "title": "//h1[@class='title']/text()",
-        "price": Target(css="p.price::text"),
+        # Single values: these selectors could select several nodes, so
+        # the spider says it wants one (else the field is a list).
+        "title": Target(xpath="//h1[@class='title']/text()", many=False),
+        "price": Target(css="p.price::text", many=False),
         # The ISBN shown on the first book page of the demo site (seed 0);
         # its reference is taken from the first page where it is found.
         "isbn": Target(example="9784876475933"),
