@@ -24,6 +24,15 @@ WRAPX_STORE_SQLITE_PATH = "wrapx/wrapx.sqlite3"
 WRAPX_STORE_REDIS_URL = "redis://127.0.0.1:6379/0"
 #: Prefix of every Redis key, so several projects can share one server.
 WRAPX_STORE_REDIS_PREFIX = "wrapx"
+#: Seconds a Redis command may take before the server counts as unreachable
+#: (the crawl then holds its pages in memory and retries, see
+#: ``WRAPX_STORE_RETRY_TIMEOUT``).
+WRAPX_STORE_REDIS_TIMEOUT = 5.0
+#: Seconds a crawl waits, retrying with backoff, for a store that went away
+#: before it gives up the pages it holds in memory (at most
+#: ``WRAPX_ITEMS_BUFFER_PAGES`` of them) and closes with the finish reason
+#: ``wrapx_store_unavailable``.
+WRAPX_STORE_RETRY_TIMEOUT = 120.0
 
 # Targets (self-healing fields declared on spiders) -------------------------
 
@@ -134,6 +143,8 @@ def wrapx_setting(settings: BaseSettings, name: str) -> Any:
 #: The smallest value each numeric setting takes (most are counts or
 #: seconds; a negative one is a typo, not a wish).
 MINIMUMS: dict[str, float] = {
+    "WRAPX_STORE_REDIS_TIMEOUT": 0.0,
+    "WRAPX_STORE_RETRY_TIMEOUT": 0.0,
     "WRAPX_TARGETS_RADIUS": 1,
     "WRAPX_TARGETS_MIN_CONFIDENCE": 0.0,
     "WRAPX_TARGETS_REPAIR_AFTER": 1,

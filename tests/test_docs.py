@@ -32,7 +32,7 @@ STATS_MODULES = {
     "scrapy_wrapx/store/_crawler.py": "wrapx/store/",
     **{
         f"scrapy_wrapx/unsupervised/{name}.py": "wrapx/"
-        for name in ("items", "pages", "report", "routing", "seeds", "state")
+        for name in ("items", "offline", "pages", "report", "routing", "seeds", "state")
     },
 }
 _COUNT = re.compile(r"^(wrapx/)?([a-z_]+/)*[a-z_]+_count/?$")

@@ -35,9 +35,11 @@ spider is kept open until running inductions finish.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -48,6 +50,7 @@ from scrapy_wrapx.induction import MAX_SEEDS
 from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
+from scrapy_wrapx.store.base import StoreUnavailable
 from scrapy_wrapx.unsupervised.claims import dead_claim_reason, new_claim
 from scrapy_wrapx.unsupervised.kinds import KindIndex, PageKind, domain_of, kind_domain
 from scrapy_wrapx.unsupervised.templates import (
@@ -119,6 +122,8 @@ class WrapxInductionExtension:
         #: kind key -> outcomes (True: matched) of its recent pages.
         self.outcomes: dict[str, deque[bool]] = {}
         self.poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
+        #: The store failed at the last try (warned once per outage).
+        self.store_away = False
         self._progress: task.LoopingCall | None = None
         self._awaiting: task.LoopingCall | None = None
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
@@ -146,16 +151,18 @@ class WrapxInductionExtension:
     # Triggers ---------------------------------------------------------------
 
     def seed_collected(self, kind_key: str, version: int, count: int, spider: Spider) -> None:
-        if version == 1 and count >= self.seed_pages:
-            self.start(kind_key, 1)
-        elif version > 1:
-            self._check_redesign(kind_key, version - 1)
+        with self._store_guard():
+            if version == 1 and count >= self.seed_pages:
+                self.start(kind_key, 1)
+            elif version > 1:
+                self._check_redesign(kind_key, version - 1)
 
     def page_extracted(self, kind_key: str, version: int, matched: bool, spider: Spider) -> None:
         outcomes = self.outcomes.setdefault(kind_key, deque(maxlen=self.window))
         outcomes.append(bool(matched))
         if not matched:
-            self._check_redesign(kind_key, version)
+            with self._store_guard():
+                self._check_redesign(kind_key, version)
 
     def _check_redesign(self, kind_key: str, version: int) -> None:
         outcomes = self.outcomes.get(kind_key)
@@ -171,9 +178,10 @@ class WrapxInductionExtension:
     def spider_idle(self, spider: Spider) -> None:
         """Induce leftovers, and keep the spider open while inductions run,
         here or in another process."""
-        for kind_key in self.store.keys(PENDING):
-            if self._leftover(kind_key):
-                self.start(kind_key, 1, at_close=True)
+        with self._store_guard():
+            for kind_key in self.store.keys(PENDING):
+                if self._leftover(kind_key):
+                    self.start(kind_key, 1, at_close=True)
         self._check_awaited()
         if self.awaited and (self._awaiting is None or not self._awaiting.running):
             # Checked between idle signals too, which come seconds apart.
@@ -192,8 +200,9 @@ class WrapxInductionExtension:
     def _check_awaited(self) -> None:
         """Announce the templates other processes induced for us; induce
         those whose claim was dropped or went stale."""
-        for job, failed_share in list(self.awaited.items()):
-            self.start(*job, failed_share=failed_share, at_close=True)
+        with self._store_guard():
+            for job, failed_share in list(self.awaited.items()):
+                self.start(*job, failed_share=failed_share, at_close=True)
         if not self.awaited and self._awaiting is not None and self._awaiting.running:
             self._awaiting.stop()
 
@@ -322,8 +331,14 @@ class WrapxInductionExtension:
         record = TemplateRecord(
             kind_key, version, template, [p["url"] for p in pages], time.time(), seconds
         )
-        save_template(self.store, record)
-        self._release(kind_key, version)
+        try:
+            save_template(self.store, record)
+            self._release(kind_key, version)
+        except StoreUnavailable as exc:
+            # Used by this crawl all the same; induced again (and saved)
+            # on a later trigger, the store back.
+            logger.warning("Template v%d of kind %s is not saved: %s", version, kind_key, exc)
+            self.attempted.discard((kind_key, version))
         self.outcomes.pop(kind_key, None)
         self._inc("reinduced_count" if version > 1 else "induced_count")
         names = sorted(template.field_names)
@@ -356,6 +371,20 @@ class WrapxInductionExtension:
         self.crawler.signals.send_catch_log(
             template_ready, kind_key=record.kind_key, record=record, spider=self.crawler.spider
         )
+
+    @contextlib.contextmanager
+    def _store_guard(self) -> Iterator[None]:
+        """Skip the work, with one warning per outage, when the store is
+        unreachable: the seeds middleware holds the pages meanwhile, and the
+        next trigger after the store is back does the work."""
+        try:
+            yield
+        except StoreUnavailable as exc:
+            if not self.store_away:
+                logger.warning("Induction waits for the store: %s", exc)
+            self.store_away = True
+        else:
+            self.store_away = False
 
     # Claims -----------------------------------------------------------------
 

@@ -18,25 +18,27 @@ A request with ``meta["wrapx"] = False`` is never captured.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import weakref
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
-from scrapy.exceptions import DontCloseSpider, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
 
 from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.signals import page_captured, template_ready
+from scrapy_wrapx.store.base import StoreUnavailable
 from scrapy_wrapx.unsupervised.capture import (
     CAPTURE_META,
     FLUSH_META,
-    OPT_OUT_META,
     CapturePolicy,
     is_flush,
     no_output,
 )
+from scrapy_wrapx.unsupervised.flush import Flusher
 from scrapy_wrapx.unsupervised.pages import PageProcessor, WorkerJob
 from scrapy_wrapx.unsupervised.report import report_left_buffered
 from scrapy_wrapx.unsupervised.state import CrawlState
@@ -45,7 +47,6 @@ if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Response
-    from twisted.python.failure import Failure
     from typing_extensions import Self
 
     from scrapy_wrapx.unsupervised.templates import TemplateRecord
@@ -107,10 +108,6 @@ class WrapxSeedsMiddleware:
         #: only after an async callback or middleware): only its pages wait
         #: for a worker, so only then are pages sent at capture.
         self._output_async = False
-        self._flushing = False
-        #: True from a ``spider_idle`` until the next page: the crawl would
-        #: end but for buffered pages and running inductions.
-        self._idle = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
@@ -124,21 +121,55 @@ class WrapxSeedsMiddleware:
         return cls(crawler)
 
     def spider_opened(self, spider: Spider) -> None:
-        self.state = CrawlState.open(self.crawler, refetch=_refetch_request)
+        self.state = CrawlState.open(
+            self.crawler, refetch=_refetch_request, store_back=self._store_back
+        )
         self.pages = PageProcessor(self.state, self.policy)
+        self.flush = Flusher(self.state, self.pages, self._crawl)
 
     def template_ready(self, kind_key: str, record: TemplateRecord, spider: Spider) -> None:
         self.state.templates.put(record)
-        if self._idle and not self._flushing and kind_key in self.state.pending():
+        with self._store_errors():
+            waited_for = kind_key in self.state.pending()
+        if self.flush.idle and waited_for:
             # The crawl is waiting for this template to end: flush now rather
             # than at the engine's next idle check, seconds later.
-            self._schedule_flush()
+            self.flush.schedule()
 
     def item_done(self, item: Any) -> None:
         """An item left the item pipelines: if it came from the buffer, its
         page may leave it."""
         if self.state.items is not None:
-            self.state.items.confirm(item)
+            with self._store_errors():  # the page stays buffered: at least once
+                self.state.items.confirm(item)
+
+    def _store_back(self) -> None:
+        """The store answers again: process the pages held meanwhile."""
+        self.flush.schedule()
+
+    @contextlib.contextmanager
+    def _store_errors(self) -> Iterator[None]:
+        try:
+            yield
+        except StoreUnavailable as exc:
+            self.state.offline.away(exc)
+
+    def _hold(self, response: Response, error: StoreUnavailable) -> None:
+        """Keep a page the store could not take, to process it once it is back."""
+        if self._is_page(response):
+            assert isinstance(response, TextResponse)
+            self.state.offline.hold(response.url, response.text, error)
+        else:
+            self.state.offline.away(error)
+
+    def _is_page(self, response: Response) -> bool:
+        request = response.request
+        return (
+            isinstance(response, TextResponse)
+            and request is not None
+            and not is_flush(request)
+            and self.policy.is_captured(response, request)
+        )
 
     def page_captured(self, response: Response, request: Request) -> None:
         """Send the page to a worker now: by the time the spider is done
@@ -160,12 +191,15 @@ class WrapxSeedsMiddleware:
         if early is not None:  # sent at capture, but processed here after all
             early.release(self.state.workers())
         yield from result
-        skipped = self._not_a_page(response)
-        if skipped is not None:
-            yield from skipped
-        else:
-            assert isinstance(response, TextResponse)
-            yield from self.pages.page_output(response)
+        try:
+            skipped = self._not_a_page(response)
+            if skipped is not None:
+                yield from skipped
+            else:
+                assert isinstance(response, TextResponse)
+                yield from self.pages.page_output(response)
+        except StoreUnavailable as exc:
+            self._hold(response, exc)
 
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any], spider: Spider | None = None
@@ -183,12 +217,15 @@ class WrapxSeedsMiddleware:
             if job is not None:
                 job.release(self.state.workers())
             raise
-        for output in await self._page_output_async(response, job):
-            yield output
+        try:
+            for output in await self._page_output_async(response, job):
+                yield output
+        except StoreUnavailable as exc:
+            self._hold(response, exc)
 
     async def _page_output_async(self, response: Response, job: WorkerJob | None) -> Iterable[Any]:
         if is_flush(response.request) and job is None and self.state.workers() is not None:
-            return await self._flush_output_async()
+            return await self.flush.output_async()
         skipped = self._not_a_page(response)
         if skipped is not None:
             if job is not None:
@@ -206,8 +243,8 @@ class WrapxSeedsMiddleware:
         if request is None:
             return []
         if is_flush(request):
-            return self._flush_output()
-        self._idle = False
+            return self.flush.output()
+        self.flush.idle = False
         if not self.policy.is_captured(response, request):
             items = self.state.items
             return items.ready() if items is not None else []
@@ -218,67 +255,21 @@ class WrapxSeedsMiddleware:
     # End of the crawl -------------------------------------------------------
 
     def spider_idle(self, spider: Spider) -> None:
-        """Emit what is still buffered before the spider closes, through one
-        ``data:`` request whose response this middleware answers."""
-        if self._flushing:
-            raise DontCloseSpider
-        if self.state.items is None:
-            return
-        self._idle = True
-        if not self.state.items.flushable(self.state.pending()):
-            return
-        self._schedule_flush()
-        raise DontCloseSpider
+        """Emit what is still buffered before the spider closes (see
+        :mod:`scrapy_wrapx.unsupervised.flush`)."""
+        self.flush.on_idle()
 
     def spider_closed(self, spider: Spider) -> None:
         """Say what stays buffered for a later crawl, and why."""
+        self.state.offline.stop()
         if self.state.items is not None:
-            report_left_buffered(self.state)
+            with self._store_errors():
+                report_left_buffered(self.state)
 
-    def _schedule_flush(self) -> None:
-        self._flushing = True
-        request = Request(
-            "data:text/plain,wrapx-flush",
-            callback=no_output,
-            errback=self._flush_failed,
-            dont_filter=True,
-            priority=1000,
-            meta={FLUSH_META: True, OPT_OUT_META: False},
-        )
+    def _crawl(self, request: Request) -> None:
         engine = self.crawler.engine
         if engine is not None:
             engine.crawl(request)
-
-    def _flush_output(self) -> Iterator[Any]:
-        self._flushing = False
-        if self.state.items is not None:
-            yield from _counted(self.state.items.flush(self.state.pending()))
-
-    async def _flush_output_async(self) -> Iterable[Any]:
-        """:meth:`_flush_output` with the pages extracted in the workers."""
-        self._flushing = False
-        if self.state.items is None:
-            return []
-        batches = self.state.items.flush_batches(self.state.pending())
-        return _counted(await self.pages.batches_output(batches))
-
-    def _flush_failed(self, failure: Failure) -> None:
-        self._flushing = False
-        logger.error(
-            "Could not flush buffered pages: %s",
-            failure.value,
-            extra={"spider": self.crawler.spider},
-        )
-
-
-def _counted(flushed: Iterable[Any]) -> Iterator[Any]:
-    """The flush's output, logged once it is all out."""
-    count = 0
-    for output in flushed:
-        count += 1
-        yield output
-    if count:
-        logger.info("Flushed %d buffered pages as variant-data items", count)
 
 
 def _refetch_request(url: str) -> Request:

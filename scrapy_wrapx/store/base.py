@@ -66,6 +66,12 @@ def decode_record(raw: str | bytes | None, where: str) -> Any | None:
         return None
 
 
+class StoreUnavailable(Exception):
+    """The store's server cannot be reached (a Redis outage): the operation
+    did not happen, or may not have. Callers keep what they were storing and
+    try again later."""
+
+
 class WrapxStore(ABC):
     """Key-value documents and append-only lists, grouped in namespaces.
 

@@ -20,27 +20,57 @@ Install with ``pip install scrapy-wrapx[redis]``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from scrapy_wrapx.store.base import WrapxStore, encode_record
+from scrapy_wrapx.store.base import StoreUnavailable, WrapxStore, encode_record
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 
+_T = TypeVar("_T")
+
+
+def _reachable(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Turn the client's connection and timeout errors into
+    :class:`~scrapy_wrapx.store.base.StoreUnavailable`."""
+
+    @functools.wraps(method)
+    def call(self: RedisStore, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except self._unreachable as exc:
+            raise StoreUnavailable(f"Redis at {self.url} is unreachable: {exc}") from exc
+
+    return call
+
+
 class RedisStore(WrapxStore):
     """A :class:`~scrapy_wrapx.store.base.WrapxStore` on a Redis server."""
 
-    def __init__(self, url: str, *, prefix: str = "wrapx", client: Any | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "wrapx",
+        client: Any | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        try:
+            import redis
+        except ImportError as exc:  # pragma: no cover - depends on the env
+            raise ValueError(
+                f"RedisStore for {url!r} requires the redis package: "
+                "pip install scrapy-wrapx[redis]"
+            ) from exc
+        #: What the client raises when the server is away.
+        self._unreachable = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
         if client is None:
-            try:
-                import redis
-            except ImportError as exc:  # pragma: no cover - depends on the env
-                raise ValueError(
-                    f"RedisStore for {url!r} requires the redis package: "
-                    "pip install scrapy-wrapx[redis]"
-                ) from exc
-            client = redis.Redis.from_url(url)
+            client = redis.Redis.from_url(
+                url, socket_timeout=timeout, socket_connect_timeout=timeout
+            )
         if not prefix or any(ch.isspace() for ch in prefix):
             raise ValueError(f"Invalid Redis key prefix: {prefix!r}")
         self.url = url
@@ -58,6 +88,7 @@ class RedisStore(WrapxStore):
         return cls(
             wrapx_setting(settings, "WRAPX_STORE_REDIS_URL"),
             prefix=wrapx_setting(settings, "WRAPX_STORE_REDIS_PREFIX"),
+            timeout=wrapx_setting(settings, "WRAPX_STORE_REDIS_TIMEOUT") or None,
         )
 
     def __repr__(self) -> str:
@@ -72,16 +103,20 @@ class RedisStore(WrapxStore):
     def _lists(self, namespace: str) -> str:
         return f"{self.prefix}:lists:{namespace}"
 
+    @_reachable
     def get(self, namespace: str, key: str) -> Any | None:
         raw = self._redis.hget(self._doc(namespace), key)
         return None if raw is None else self.decode(raw, namespace, f"{namespace}/{key}")
 
+    @_reachable
     def set(self, namespace: str, key: str, value: Any) -> None:
         self._redis.hset(self._doc(namespace), key, encode_record(value))
 
+    @_reachable
     def add(self, namespace: str, key: str, value: Any) -> bool:
         return bool(self._redis.hsetnx(self._doc(namespace), key, encode_record(value)))
 
+    @_reachable
     def delete(self, namespace: str, key: str) -> None:
         pipe = self._redis.pipeline(transaction=True)
         pipe.hdel(self._doc(namespace), key)
@@ -89,6 +124,7 @@ class RedisStore(WrapxStore):
         pipe.srem(self._lists(namespace), key)
         pipe.execute()
 
+    @_reachable
     def keys(self, namespace: str) -> list[str]:
         pipe = self._redis.pipeline(transaction=True)
         pipe.hkeys(self._doc(namespace))
@@ -96,6 +132,7 @@ class RedisStore(WrapxStore):
         documents, lists = pipe.execute()
         return sorted({_text(key) for key in documents} | {_text(key) for key in lists})
 
+    @_reachable
     def append(self, namespace: str, key: str, value: Any) -> int:
         pipe = self._redis.pipeline(transaction=True)
         pipe.rpush(self._list(namespace, key), encode_record(value))
@@ -103,13 +140,16 @@ class RedisStore(WrapxStore):
         length, _ = pipe.execute()
         return int(length)
 
+    @_reachable
     def get_list(self, namespace: str, key: str) -> list[Any]:
         raws = self._redis.lrange(self._list(namespace, key), 0, -1)
         return self._decode(namespace, key, raws)
 
+    @_reachable
     def list_length(self, namespace: str, key: str) -> int:
         return int(self._redis.llen(self._list(namespace, key)))
 
+    @_reachable
     def pop_list(self, namespace: str, key: str) -> list[Any]:
         pipe = self._redis.pipeline(transaction=True)
         pipe.lrange(self._list(namespace, key), 0, -1)
@@ -118,6 +158,7 @@ class RedisStore(WrapxStore):
         raws, _, _ = pipe.execute()
         return self._decode(namespace, key, raws)
 
+    @_reachable
     def peek_list(self, namespace: str, key: str) -> list[tuple[Any, Any]]:
         # An entry's id is its raw record: LREM removes it wherever it moved.
         raws = self._redis.lrange(self._list(namespace, key), 0, -1)
@@ -126,6 +167,7 @@ class RedisStore(WrapxStore):
             for position, raw in enumerate(raws)
         ]
 
+    @_reachable
     def remove_entries(self, namespace: str, key: str, entry_ids: list[Any]) -> None:
         name = self._list(namespace, key)
         pipe = self._redis.pipeline(transaction=True)

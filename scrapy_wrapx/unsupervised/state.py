@@ -19,6 +19,7 @@ from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.unsupervised.items import VariantItems
 from scrapy_wrapx.unsupervised.kinds import KindIndex
+from scrapy_wrapx.unsupervised.offline import OfflinePages
 from scrapy_wrapx.unsupervised.routing import KindRouter
 from scrapy_wrapx.unsupervised.seeds import SeedCollector
 from scrapy_wrapx.unsupervised.templates import TemplateCache
@@ -42,13 +43,18 @@ class CrawlState:
     seeds: SeedCollector
     #: None with ``WRAPX_ITEMS_ENABLED=False``: seeds only, no items.
     items: VariantItems | None
+    #: Pages held in memory while the store is unreachable.
+    offline: OfflinePages
     _workers: WorkerPool | None = field(default=None, init=False)
     _workers_tried: bool = field(default=False, init=False)
 
     @classmethod
-    def open(cls, crawler: Crawler, refetch: Callable[[str], Any]) -> CrawlState:
+    def open(
+        cls, crawler: Crawler, refetch: Callable[[str], Any], store_back: Callable[[], None]
+    ) -> CrawlState:
         """The state of ``crawler``'s crawl, on its store; ``refetch`` makes
-        the request that downloads a page buffered without its HTML again."""
+        the request that downloads a page buffered without its HTML again,
+        ``store_back`` is called when a store that went away answers again."""
         settings = crawler.settings
         store = crawler_store(crawler)
         poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
@@ -73,7 +79,15 @@ class CrawlState:
                 refetch=refetch,
                 owner=crawler.spider.name if crawler.spider is not None else None,
             )
-        return cls(crawler, store, templates, KindRouter(store, index, count), seeds, items)
+        offline = OfflinePages(
+            store,
+            wrapx_setting(settings, "WRAPX_ITEMS_BUFFER_PAGES"),
+            wrapx_setting(settings, "WRAPX_STORE_RETRY_TIMEOUT"),
+            count,
+            store_back,
+        )
+        router = KindRouter(store, index, count)
+        return cls(crawler, store, templates, router, seeds, items, offline)
 
     def workers(self) -> WorkerPool | None:
         """The running page workers, spawned on the first page that needs
@@ -87,8 +101,8 @@ class CrawlState:
         """Kinds with buffered pages on the sites this crawl visits."""
         return self.router.own(self.items.pending_kinds()) if self.items is not None else []
 
-    def count(self, key: str) -> None:
-        count_stat(self.crawler, key)
+    def count(self, key: str, by: int = 1) -> None:
+        count_stat(self.crawler, key, by)
 
 
 def send_signal(crawler: Crawler, signal: object, **kwargs: Any) -> None:
@@ -96,7 +110,7 @@ def send_signal(crawler: Crawler, signal: object, **kwargs: Any) -> None:
     crawler.signals.send_catch_log(signal, spider=crawler.spider, **kwargs)
 
 
-def count_stat(crawler: Crawler, key: str) -> None:
+def count_stat(crawler: Crawler, key: str, by: int = 1) -> None:
     """Increment stat ``wrapx/<key>``."""
     if crawler.stats is not None:
-        crawler.stats.inc_value(f"wrapx/{key}")
+        crawler.stats.inc_value(f"wrapx/{key}", by)
