@@ -65,10 +65,13 @@ class Scratch:
     through both, as intended.
     """
 
-    __slots__ = ("_infos",)
+    __slots__ = ("_features", "_infos")
 
     def __init__(self) -> None:
         self._infos: dict[int, tuple[TNode, Info]] = {}
+        self._features: dict[
+            int, tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]
+        ] = {}
 
     def __getitem__(self, node: TNode) -> Info:
         return self._infos[id(node)][1]
@@ -80,6 +83,16 @@ class Scratch:
         """The node's :class:`Info`, or None for a node made without one."""
         entry = self._infos.get(id(node))
         return entry[1] if entry is not None else None
+
+    def template_features(self, profile: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+        """:func:`template_features` of a profile kept in an :class:`Info`,
+        remembered: alignment asks for it once per pair of nodes compared.
+        (Keyed by identity, holding the profile, as the nodes are.)"""
+        entry = self._features.get(id(profile))
+        if entry is None:
+            entry = (profile, template_features(profile))
+            self._features[id(profile)] = entry
+        return entry[1]
 
 
 def elem_label(tag: str, attrs: dict[str, str | None]) -> str:

@@ -6,7 +6,10 @@ Here the peer matrix is built one page at a time, as partial tree alignment
 does with its growing seed tree (seed 001): the current template's children
 are aligned with the next page's children by dynamic programming that
 maximizes the total similarity of aligned peers (order preserved); which
-nodes are peers, and how good a pair is, is :mod:`._peers`' rule.
+nodes are peers, and how good a pair is, is :mod:`._peers`' rule. Hedges
+too long to compare every pair (past :data:`._band.MAX_ALIGN_CELLS`) are
+aligned in a band around their expected diagonal (:mod:`._band`), so the
+work stays linear in the number of siblings.
 
 Between two aligned peers, an element on each side that is the same block
 (:func:`._peers.same_block`), and no other such partner there, is merged
@@ -24,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from scrapy_wrapx.induction._band import Pairs, band_pairs, bounded, cells
 from scrapy_wrapx.induction._info import MAX_SAMPLES, Info, Scratch, refresh
 from scrapy_wrapx.induction._peers import core, peer_score, same_block
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
@@ -32,9 +36,6 @@ from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
 #: digests; more would only slow induction down).
 MAX_SOURCES = 24
 
-#: Pairs ``(i, j)``: the ``i``-th node of one hedge with the ``j``-th of
-#: the other.
-Pairs = list[tuple[int, int]]
 #: What merges the nodes between two pairs.
 Gap = Callable[[Scratch, list[TNode], list[TNode]], list[TNode]]
 
@@ -125,6 +126,9 @@ def merge_hedges(scratch: Scratch, a: list[TNode], b: list[TNode]) -> list[TNode
         return [optional(scratch, node) for node in b]
     if not b:
         return [optional(scratch, node) for node in a]
+    if bounded(len(a), len(b)):
+        # Long hedges: peers are looked for near their expected place only.
+        return _merge_along(scratch, a, b, band_pairs(scratch, a, b, peer_score), _merge_gap)
     scores = [[peer_score(scratch, x, y) for y in b] for x in a]
     return _merge_along(scratch, a, b, _best_pairs(scores), _merge_gap)
 
@@ -187,7 +191,7 @@ def _merge_gap(scratch: Scratch, a: list[TNode], b: list[TNode]) -> list[TNode]:
     place). Their contents may differ too much for peers (one seed's broken
     markup nests half a block one level deeper), yet nothing else in
     between could be the other's peer."""
-    links = [(i, j) for i, x in enumerate(a) for j, y in enumerate(b) if same_block(scratch, x, y)]
+    links = [(i, j) for i, j in cells(len(a), len(b)) if same_block(scratch, a[i], b[j])]
     return _merge_along(scratch, a, b, _unique_links(links), _optionals)
 
 

@@ -20,7 +20,7 @@ Between two aligned peers, two elements may still be the *same block*
 
 from __future__ import annotations
 
-from scrapy_wrapx.induction._info import Scratch, dice, template_features
+from scrapy_wrapx.induction._info import Scratch, dice
 from scrapy_wrapx.induction._labels import label_only
 from scrapy_wrapx.template import Blob, Elem, Opt, Set, Text, TNode
 
@@ -118,7 +118,8 @@ def _shape_score(scratch: Scratch, a: TNode, b: TNode) -> float:
     when both have any (else they are different blocks)."""
     info_a, info_b = scratch[a], scratch[b]
     similarity = dice(info_a.profile, info_b.profile)
-    texts_a, texts_b = template_features(info_a.profile), template_features(info_b.profile)
+    texts_a = scratch.template_features(info_a.profile)
+    texts_b = scratch.template_features(info_b.profile)
     if texts_a and texts_b and not texts_a & texts_b:
         return NO_PEER  # no template text in common: different blocks
     if similarity < PEER_THRESHOLD:
@@ -161,7 +162,7 @@ def same_block(scratch: Scratch, a: TNode, b: TNode) -> bool:
     if not _same_fixed_attrs(a, b) or _other_labels(_opening(a), _opening(b)):
         return False
     profile_a, profile_b = scratch[a].profile, scratch[b].profile
-    if not template_features(profile_a) & template_features(profile_b):
+    if not scratch.template_features(profile_a) & scratch.template_features(profile_b):
         return False
     return dice(profile_a, profile_b) >= SAME_BLOCK_THRESHOLD
 
