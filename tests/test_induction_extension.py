@@ -45,7 +45,7 @@ def _extension(tmp_path: Path, **settings: Any) -> tuple[Any, WrapxInductionExte
         {"WRAPX_STORE_SQLITE_PATH": str(tmp_path / "s.sqlite3"), "WRAPX_SEED_PAGES": 3, **settings},
     )
     crawler.spider = crawler._create_spider()
-    crawler.stats.open_spider()
+    crawler.stats.open_spider(crawler.spider)
     ext = build_from_crawler(WrapxInductionExtension, crawler)
     ready: list[Any] = []
     crawler.signals.connect(

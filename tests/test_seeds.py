@@ -45,7 +45,7 @@ def _html(url: str, body: str, status: int = 200, **meta: Any) -> HtmlResponse:
 def test_capture_rules(tmp_path: Path) -> None:
     crawler = _crawler(tmp_path, WRAPX_SEEDS_MAX_BODY_SIZE=100)
     mw = build_from_crawler(WrapxCaptureMiddleware, crawler)
-    crawler.stats.open_spider()
+    crawler.stats.open_spider(crawler.spider)
     cases = {
         "ok": _html("http://s/1", "<body><p>x</p></body>"),
         "big": _html("http://s/2", "<body>" + "x" * 200 + "</body>"),
@@ -113,7 +113,7 @@ def _opened(tmp_path: Path, **settings: Any) -> tuple[Any, WrapxSeedsMiddleware,
     mw = build_from_crawler(WrapxSeedsMiddleware, crawler)
     seen: list[Any] = []
     crawler.signals.connect(lambda **kw: seen.append(kw), signal=seed_collected, weak=False)
-    crawler.stats.open_spider()
+    crawler.stats.open_spider(crawler.spider)
     mw.spider_opened(crawler.spider)
     return crawler, mw, seen
 
