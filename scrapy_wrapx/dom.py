@@ -44,6 +44,7 @@ __all__ = [
     "PageTree",
     "Property",
     "parse",
+    "structure_paths",
 ]
 
 logger = logging.getLogger(__name__)
@@ -720,3 +721,15 @@ def fold_whitespace(text: str) -> str:
     text is what makes "the same value" mean the same thing everywhere.
     """
     return _WHITESPACE_RUN.sub(" ", text.replace("\xa0", " ")).strip()
+
+
+def structure_paths(tree: PageTree) -> frozenset[str]:
+    """The page's tag-path set: every node's tag path without sibling
+    orders, as ``"div/table/tr/td/text()"`` strings (in one pass, so deep
+    pages cost no more than wide ones)."""
+    paths: list[str] = [""] * len(tree.nodes)
+    for node in tree.nodes:
+        step = "text()" if node.tag == TEXT else str(node.tag)
+        parent = node.parent
+        paths[node.index] = step if parent is None else paths[parent.index] + "/" + step
+    return frozenset(paths)

@@ -99,6 +99,11 @@ WRAPX_ITEMS_ENABLED = True
 #: ``dict``. Classes with declared fields (``scrapy.Item``, dataclasses,
 #: attrs) get the named fields they declare, the rest under ``fields``.
 WRAPX_ITEMS_CLASS: str | None = None
+#: Field names pinned by the user: a dict, or the path of a JSON file
+#: holding one, mapping a page kind — its key, its URL pattern, its site or
+#: ``"*"`` — to ``{"induced or older name": "name"}``. Pinned names win over
+#: induced ones and stay across template versions; ``None`` pins nothing.
+WRAPX_ITEMS_FIELD_NAMES: dict[str, dict[str, str]] | str | None = None
 #: Pages per kind buffered with their HTML while the kind waits for its
 #: template; past this only the URL is kept and the page is downloaded
 #: again once the template exists.

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scrapy_wrapx._versioned import load_versioned
+from scrapy_wrapx._versioned import load_json
 from scrapy_wrapx.dom import TEXT, PageTree
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
+    "READABLE_VERSIONS",
     "TEMPLATE_VERSION",
     "Blob",
     "Elem",
@@ -51,12 +52,18 @@ __all__ = [
     "TNode",
     "Template",
     "Text",
+    "assign_sets",
+    "enclosing_sets",
     "normalized_form",
 ]
 
 #: Bumped whenever the JSON layout changes; :meth:`Template.from_json`
-#: refuses other versions instead of misreading them.
-TEMPLATE_VERSION = 2
+#: refuses other versions than these instead of misreading them. Version 3
+#: added each field's enclosing set (:attr:`FieldInfo.set`), which a
+#: version 2 template gets from its tree when it is read.
+TEMPLATE_VERSION = 3
+#: The versions :meth:`Template.from_json` reads.
+READABLE_VERSIONS = (2, 3)
 #: The ``format`` key of a template's JSON, so foreign JSON is refused.
 FORMAT = "scrapy-wrapx-template"
 
@@ -230,6 +237,14 @@ class FieldInfo:
     label: str = ""
     hint: str = ""
     path: str = ""
+    #: The name of the innermost set the slot is under, "" for none: the
+    #: template, not one page's count, says whether a field is one value
+    #: (a scalar) or a repeat (a list, inside its set's records).
+    set: str = ""
+
+    @property
+    def repeated(self) -> bool:
+        return bool(self.set)
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -401,7 +416,7 @@ def _fields_from_json(data: Any) -> list[FieldInfo]:
         raise ValueError(f"Invalid template fields: {data!r:.60}")
     fields = []
     for info in data:
-        texts = ("name", "slot", "label", "hint", "path")
+        texts = ("name", "slot", "label", "hint", "path", "set")
         if (
             not isinstance(info, dict)
             or set(info) - {"uid", *texts}
@@ -412,6 +427,43 @@ def _fields_from_json(data: Any) -> list[FieldInfo]:
             raise ValueError(f"Invalid template field: {info!r:.60}")
         fields.append(FieldInfo(**info))
     return fields
+
+
+def _load_template_json(text: str | bytes) -> dict[str, Any]:
+    """The JSON object of a template of one of :data:`READABLE_VERSIONS`
+    (:func:`~scrapy_wrapx._versioned.load_versioned`, for several versions)."""
+    what = "scrapy-wrapx template"
+    data = load_json(text, f"{what} JSON")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"Not a {what}: {str(text)[:60]!r}")
+    version = data.get("version")
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
+        raise ValueError(f"Unsupported {what} version: {version!r}")
+    return data
+
+
+def enclosing_sets(root: TNode) -> dict[int, str]:
+    """The name of the innermost set above each node (by uid), "" for none."""
+    inside: dict[int, str] = {}
+    stack: list[tuple[TNode, str]] = [(root, "")]
+    while stack:
+        node, name = stack.pop()
+        inside[node.uid] = name
+        if isinstance(node, Set):
+            stack.extend((child, node.name) for child in node.children)
+        elif isinstance(node, Elem):
+            stack.extend((child, name) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, name))
+    return inside
+
+
+def assign_sets(template: Template) -> None:
+    """Record in each field's info the set it repeats in
+    (:attr:`FieldInfo.set`), from the template's tree."""
+    inside = enclosing_sets(template.root)
+    for info in template.fields:
+        info.set = inside.get(info.uid, "")
 
 
 class Template:
@@ -501,7 +553,7 @@ class Template:
         nothing else) for any other text: it may come from a corrupt or
         hostile store, bounded in size and depth by
         :func:`~scrapy_wrapx._versioned.load_json` before it is parsed."""
-        data = load_versioned(text, FORMAT, TEMPLATE_VERSION, "scrapy-wrapx template")
+        data = _load_template_json(text)
         meta = data.get("meta") or {}
         if not isinstance(meta, dict):
             raise ValueError(f"Invalid template meta: {meta!r:.60}")
@@ -509,7 +561,10 @@ class Template:
             root = _node_from_json(data.get("root"))
             if not isinstance(root, Elem):
                 raise ValueError(f"Template root is not an element: {root.kind!r}")
-            return cls(root, _fields_from_json(data.get("fields", [])), meta)
+            template = cls(root, _fields_from_json(data.get("fields", [])), meta)
+            if data.get("version") == 2:
+                assign_sets(template)
+            return template
         except (TypeError, KeyError, AttributeError, RecursionError) as exc:
             # A safety net: every shape is checked above, so this is a bug.
             raise ValueError(f"Invalid scrapy-wrapx template: {exc!r:.80}") from exc

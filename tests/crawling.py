@@ -28,3 +28,13 @@ def collect_items(crawler: Crawler) -> list[dict[str, Any]]:
         lambda item, **_: items.append(item), signal=signals.item_scraped, weak=False
     )
     return items
+
+
+def open_stats(crawler: Crawler) -> None:
+    """Open the crawler's stats as the engine does: Scrapy 2.13 wants the
+    spider, later versions deprecate passing it."""
+    assert crawler.stats is not None
+    try:
+        crawler.stats.open_spider()
+    except TypeError:
+        crawler.stats.open_spider(crawler.spider)

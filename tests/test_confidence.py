@@ -7,8 +7,6 @@ import random
 import pytest
 
 from scrapy_wrapx import dom
-from scrapy_wrapx.bench import calibrate
-from scrapy_wrapx.bench.mutate import mutate
 from scrapy_wrapx.demo.site import build_site
 from scrapy_wrapx.locate import HybridLocator
 from scrapy_wrapx.locate.confidence import (
@@ -19,6 +17,8 @@ from scrapy_wrapx.locate.confidence import (
     shape_similarity,
     value_shape,
 )
+from tests import calibration
+from tests.mutate import mutate
 
 
 def test_every_method_has_one_weight_per_feature() -> None:
@@ -47,7 +47,10 @@ def test_more_evidence_never_lowers_the_confidence_of_strong_signals() -> None:
     for name in ("path", "shape", "mapped", "selector", "partner"):
         stronger = base._replace(**{name: 1.0})
         assert probability("ssnp", stronger) > probability("ssnp", base), name
-    assert probability("ssnp", base._replace(label_miss=1.0)) < probability("ssnp", base)
+    # A look-alike of the answer among the ranked leaves is doubt. (A missed
+    # label no longer is: a leaf under another label is refused outright,
+    # see :mod:`scrapy_wrapx.locate.context`.)
+    assert probability("ssnp", base._replace(rival=1.0)) < probability("ssnp", base)
 
 
 def test_value_shapes() -> None:
@@ -69,7 +72,7 @@ def answers(seed: int) -> list[tuple[float, bool]]:
     tree = dom.parse(original.pages[reference_path])
     result = []
     for field in ("title", "price", "isbn", "publisher", "publication_date", "rating"):
-        xpaths = calibrate._leaf_xpaths(tree, original.truth[reference_path][field])
+        xpaths = calibration.leaf_xpaths(tree, original.truth[reference_path][field])
         if not xpaths:
             continue
         reference = locator.reference(tree, xpaths[0])
@@ -95,8 +98,9 @@ def test_confidence_is_calibrated_on_unseen_bookstores(seed: int) -> None:
     doubtful = [right for confidence, right in found if confidence < 0.5]
     assert len(confident) >= 0.4 * len(found)
     assert sum(confident) / len(confident) >= 0.95
-    # Below 0.5 an answer is more often wrong than right.
-    assert doubtful and sum(doubtful) / len(doubtful) < 0.5
+    # Below 0.5 an answer is more often wrong than right (where a wrong
+    # candidate's context contradicts the reference, there is no answer).
+    assert not doubtful or sum(doubtful) / len(doubtful) < 0.5
     # Overall, the mean confidence is close to the share of right answers.
     mean = sum(confidence for confidence, _ in found) / len(found)
     accuracy = sum(right for _, right in found) / len(found)
@@ -115,11 +119,6 @@ def test_an_absent_field_is_doubted() -> None:
         assert resolution.values == [], path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness: the inserted cell follows the label and takes the "
-    "target's place in the mapping, so it outranks the value; see the report",
-)
 def test_a_cell_inserted_into_the_target_row_is_no_repeat() -> None:
     """The stored XPath's ``td`` step has no index; a redesign inserts a
     cell into the row, so the XPath selects two cells. The answer keeps the
@@ -147,7 +146,7 @@ def test_fit_recovers_a_known_model() -> None:
         z = -2.0 + 6.0 * x[0] - 3.0 * x[1]
         p = 1 / (1 + pow(2.718281828459045, -z))
         data.append((x, int(rng.random() < p)))
-    weights = calibrate.fit(data, l2=0.01)
+    weights = calibration.fit(data, l2=0.01)
     assert weights == pytest.approx([-2.0, 6.0, -3.0], abs=0.6)
-    scores = calibrate.report(weights, data)
+    scores = calibration.report(weights, data)
     assert scores["ece"] < 0.05

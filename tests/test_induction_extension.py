@@ -27,6 +27,7 @@ from scrapy_wrapx.unsupervised.templates import (
     save_template,
     seeds_key,
 )
+from tests.crawling import open_stats
 
 KIND = "shop.test/book-abc123"
 
@@ -45,7 +46,7 @@ def _extension(tmp_path: Path, **settings: Any) -> tuple[Any, WrapxInductionExte
         {"WRAPX_STORE_SQLITE_PATH": str(tmp_path / "s.sqlite3"), "WRAPX_SEED_PAGES": 3, **settings},
     )
     crawler.spider = crawler._create_spider()
-    crawler.stats.open_spider(crawler.spider)
+    open_stats(crawler)
     ext = build_from_crawler(WrapxInductionExtension, crawler)
     ready: list[Any] = []
     crawler.signals.connect(

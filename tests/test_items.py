@@ -13,7 +13,7 @@ import scrapy
 from scrapy_wrapx import dom
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.store import SqliteStore
-from scrapy_wrapx.template import Extraction
+from scrapy_wrapx.template import Elem, Extraction, FieldInfo, Template
 from scrapy_wrapx.unsupervised.items import VariantItems, build_item
 from scrapy_wrapx.unsupervised.seeds import SeedCollector
 from scrapy_wrapx.unsupervised.templates import (
@@ -77,20 +77,36 @@ def _tree(html: str, url: str) -> dom.PageTree:
 
 
 EXTRACTION = Extraction(
-    {"title": ["Dune"], "url": ["/x"], "price": []}, {"tags": [{"tag": "sf"}]}, 1.0, True
+    {"title": ["Dune"], "url": ["/x"], "price": [], "tag": ["sf"], "note": [], "by": ["A"]},
+    {"tags": [{"tag": "sf"}], "authors": [{"by": "A", "note": ""}]},
+    1.0,
+    True,
+)
+#: The template of :data:`EXTRACTION`: the shape comes from its field infos.
+TEMPLATE = Template(
+    Elem("body", {}, []),
+    [
+        FieldInfo("title", 1, "0"),
+        FieldInfo("url", 2, "href"),
+        FieldInfo("price", 3, "0"),
+        FieldInfo("tag", 4, "0", set="tags"),
+        FieldInfo("by", 5, "0", set="authors"),
+        FieldInfo("note", 6, "0", set="authors"),
+    ],
 )
 
 
 def test_dict_items_are_flat_and_rename_reserved_names() -> None:
-    item = build_item(None, "http://s/1", KIND, 2, EXTRACTION)
+    item = build_item(None, "http://s/1", KIND, 2, EXTRACTION, TEMPLATE)
     assert item == {
         "url": "http://s/1",
         "kind": KIND,
         "template_version": 2,
-        "title": ["Dune"],
-        "field_url": ["/x"],
-        "price": [],
-        "records": {"tags": [{"tag": "sf"}]},
+        "partial": False,
+        "title": "Dune",
+        "field_url": "/x",
+        "tag": ["sf"],
+        "authors": [{"by": "A"}],
     }
 
 
@@ -105,20 +121,20 @@ class BookItem(scrapy.Item):
 class BookData:
     url: str = ""
     template_version: int = 0
-    records: dict[str, Any] = dataclasses.field(default_factory=dict)
+    authors: list[Any] = dataclasses.field(default_factory=list)
 
 
 def test_declared_item_classes_get_their_fields() -> None:
-    item = build_item(BookItem, "http://s/1", KIND, 2, EXTRACTION)
+    item = build_item(BookItem, "http://s/1", KIND, 2, EXTRACTION, TEMPLATE)
     assert isinstance(item, BookItem)
     assert dict(item) == {
         "url": "http://s/1",
         "kind": KIND,
-        "title": ["Dune"],
-        "fields": {"field_url": ["/x"], "price": []},
+        "title": "Dune",
+        "fields": {"field_url": "/x", "tag": ["sf"], "authors": [{"by": "A"}]},
     }
-    data = build_item(BookData, "http://s/1", KIND, 2, EXTRACTION)
-    assert data == BookData("http://s/1", 2, {"tags": [{"tag": "sf"}]})
+    data = build_item(BookData, "http://s/1", KIND, 2, EXTRACTION, TEMPLATE)
+    assert data == BookData("http://s/1", 2, [{"by": "A"}])
 
 
 def test_pages_wait_for_their_template_then_come_out(store: SqliteStore) -> None:
@@ -132,6 +148,7 @@ def test_pages_wait_for_their_template_then_come_out(store: SqliteStore) -> None
     assert [item["url"] for item in out] == ["http://s/a", "http://s/b"]
     assert out[0]["template_version"] == 1
     values = {v for item in out for vs in item.values() if isinstance(vs, list) for v in vs}
+    values |= {v for item in out for v in item.values() if isinstance(v, str)}
     assert {"Solaris", "Kindred", "3.00", "polish"} <= values
     pipeline.confirm(out[0])  # through the item pipelines
     assert store.list_length(PENDING, KIND) == 0

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import pytest_twisted
 
+from scrapy_wrapx.dom import structure_paths
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.template import Template
-from scrapy_wrapx.unsupervised.kinds import structure_paths
 from scrapy_wrapx.workers.pool import WorkerPool, WorkerTimeout, WorkerUnavailable
 from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,

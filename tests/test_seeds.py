@@ -17,6 +17,7 @@ from scrapy_wrapx.middlewares.seeds import WrapxCaptureMiddleware, WrapxSeedsMid
 from scrapy_wrapx.signals import seed_collected
 from scrapy_wrapx.unsupervised.capture import CAPTURE_META
 from scrapy_wrapx.unsupervised.templates import KINDS, PENDING, SEEDS, seeds_key
+from tests.crawling import open_stats
 
 
 class _Spider(Spider):
@@ -45,7 +46,7 @@ def _html(url: str, body: str, status: int = 200, **meta: Any) -> HtmlResponse:
 def test_capture_rules(tmp_path: Path) -> None:
     crawler = _crawler(tmp_path, WRAPX_SEEDS_MAX_BODY_SIZE=100)
     mw = build_from_crawler(WrapxCaptureMiddleware, crawler)
-    crawler.stats.open_spider(crawler.spider)
+    open_stats(crawler)
     cases = {
         "ok": _html("http://s/1", "<body><p>x</p></body>"),
         "big": _html("http://s/2", "<body>" + "x" * 200 + "</body>"),
@@ -113,7 +114,7 @@ def _opened(tmp_path: Path, **settings: Any) -> tuple[Any, WrapxSeedsMiddleware,
     mw = build_from_crawler(WrapxSeedsMiddleware, crawler)
     seen: list[Any] = []
     crawler.signals.connect(lambda **kw: seen.append(kw), signal=seed_collected, weak=False)
-    crawler.stats.open_spider(crawler.spider)
+    open_stats(crawler)
     mw.spider_opened(crawler.spider)
     return crawler, mw, seen
 

@@ -125,7 +125,7 @@ class WrapxCommand(ScrapyCommand):
         self._write(opts, template.to_json() + "\n")
 
     def _show(self, args: list[str], opts: argparse.Namespace) -> None:
-        from scrapy_wrapx.commands._show import template_tree
+        from scrapy_wrapx.commands._show import template_schema, template_tree
 
         if opts.list:
             self._write(opts, self._list_templates())
@@ -134,7 +134,8 @@ class WrapxCommand(ScrapyCommand):
             raise UsageError("show needs one TEMPLATE (a JSON file or store:KIND_KEY)")
         template = self._template(args[0])
         header = f"# template {template.fingerprint}, fields: {', '.join(template.field_names)}"
-        self._write(opts, header + "\n" + template_tree(template) + "\n")
+        schema = template_schema(template)
+        self._write(opts, header + "\n" + schema + "\n" + template_tree(template) + "\n")
 
     def _extract(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) < 2:

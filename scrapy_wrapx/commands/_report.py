@@ -9,7 +9,9 @@ which is what to check before trusting its items.
 
 Leaves are classified by their values: a text equal to a field value is
 variant, a text containing one is partly fixed (the value is highlighted
-inside it), any other text is fixed.
+inside it), any other text is fixed. A value several fields hold (a title
+that the breadcrumb repeats) is labelled, at each place, with the field
+whose template path (the last tags above it) is that place's.
 """
 
 from __future__ import annotations
@@ -43,15 +45,51 @@ _STYLE = """
 """
 
 
-def _value_fields(extraction: Extraction) -> dict[str, str]:
-    """Field name of each extracted value (the first field that has it)."""
-    by_value: dict[str, str] = {}
-    for name, values in extraction.fields.items():
-        for value in values:
-            folded = fold_whitespace(value)
-            if folded:
-                by_value.setdefault(folded, name)
-    return by_value
+class _Fields:
+    """The fields holding each extracted value, with their template paths."""
+
+    def __init__(self, extraction: Extraction, template: Template) -> None:
+        paths = {info.name: info.path for info in template.fields}
+        self.by_value: dict[str, list[tuple[str, str]]] = {}
+        for name, values in extraction.fields.items():
+            for value in values:
+                folded = fold_whitespace(value)
+                if folded:
+                    holders = self.by_value.setdefault(folded, [])
+                    if all(name != held for held, _ in holders):
+                        holders.append((name, paths.get(name, "")))
+
+    def __contains__(self, value: str) -> bool:
+        return value in self.by_value
+
+    def values(self) -> list[str]:
+        return list(self.by_value)
+
+    def field(self, value: str, element: etree._Element | None) -> str | None:
+        """The field of ``value`` at ``element``: the one whose template
+        path ends like the element's tag path, else the first."""
+        holders = self.by_value.get(value)
+        if not holders:
+            return None
+        if len(holders) > 1 and element is not None:
+            here = _tag_path(element).split("/")
+            for name, path in holders:
+                tags = path.split("/") if path else []
+                depth = min(len(tags), len(here))
+                if depth and tags[-depth:] == here[-depth:]:
+                    return name
+        return holders[0][0]
+
+
+def _tag_path(element: etree._Element) -> str:
+    """Tags from ``<body>`` down to ``element`` (as template paths hold them)."""
+    tags = [str(element.tag).lower()]
+    for ancestor in element.iterancestors():
+        tag = str(ancestor.tag).lower()
+        if tag == "html":
+            break
+        tags.append(tag)
+    return "/".join(reversed(tags))
 
 
 def _span(kind: str, text: str, field: str | None = None) -> etree._Element:
@@ -63,29 +101,30 @@ def _span(kind: str, text: str, field: str | None = None) -> etree._Element:
     return span
 
 
-def _partial(raw: str, by_value: dict[str, str]) -> etree._Element | None:
+def _partial(raw: str, fields: _Fields, holder: etree._Element) -> etree._Element | None:
     """A fixed span with the longest field value found inside ``raw`` marked."""
-    best = max((v for v in by_value if len(v) >= 2 and v in raw), key=len, default=None)
+    best = max((v for v in fields.values() if len(v) >= 2 and v in raw), key=len, default=None)
     if best is None:
         return None
     start = raw.index(best)
     outer = _span("fixed", raw[:start])
-    inner = _span("variant", best, by_value[best])
+    inner = _span("variant", best, fields.field(best, holder))
     inner.tail = raw[start + len(best) :]
     outer.append(inner)
     return outer
 
 
-def _mark_text(result: Any, by_value: dict[str, str]) -> None:
+def _mark_text(result: Any, fields: _Fields) -> None:
     raw = str(result)
     folded = fold_whitespace(raw)
-    field = by_value.get(folded)
+    parent = result.getparent()
+    holder = parent.getparent() if result.is_tail else parent
+    field = fields.field(folded, holder)
     if field is not None:
         span = _span("variant", raw, field)
     else:
-        partial = _partial(raw, by_value)
+        partial = _partial(raw, fields, holder)
         span = partial if partial is not None else _span("fixed", raw)
-    parent = result.getparent()
     if result.is_tail:
         parent.tail = None
         parent.addnext(span)
@@ -100,7 +139,7 @@ def render_report(
     """The report page for ``page_html`` and the extraction it shows."""
     tree = dom.parse(page_html, url=url)
     extraction = extract(template, tree, url=url)
-    by_value = _value_fields(extraction)
+    fields = _Fields(extraction, template)
     document = tree.document
     # Collect everything first: marking changes the text() positions that
     # the XPaths count on.
@@ -115,11 +154,12 @@ def render_report(
             continue
         for name in ("href", "src", "data-src", "value"):
             value = node.element.get(name)
-            if value and fold_whitespace(value) in by_value:
-                attributes.append((node.element, by_value[fold_whitespace(value)]))
+            field = fields.field(fold_whitespace(value), node.element) if value else None
+            if field is not None:
+                attributes.append((node.element, field))
                 break
     for result in texts:
-        _mark_text(result, by_value)
+        _mark_text(result, fields)
     for element, field in attributes:
         classes = (element.get("class") or "") + " wrapx-attr"
         element.set("class", classes.strip())

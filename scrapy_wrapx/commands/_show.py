@@ -87,3 +87,29 @@ def template_tree(template: Template) -> str:
         for child in reversed(children):
             stack.append((child, depth + 1))
     return "\n".join(lines)
+
+
+def template_schema(template: Template) -> str:
+    """The fields of ``template`` as a person reads them: one line per
+    field with whether it is a single value or a list, and example values
+    from the seed pages (recorded when the template was named; a template
+    without them shows the names only).
+
+    >>> from scrapy_wrapx.template import Elem, FieldInfo
+    >>> tpl = Template(Elem("body", {}, []), [FieldInfo("title", 1, "0")],
+    ...                {"naming": {"title": {"many": False, "examples": ["Dune", "Emma"]}}})
+    >>> print(template_schema(tpl))
+    # fields (1 = single value, * = list):
+    #   title                          1  'Dune', 'Emma'
+    """
+    profiles = template.meta.get("naming")
+    profiles = profiles if isinstance(profiles, dict) else {}
+    repeated = {info.name for info in template.fields if info.repeated}
+    lines = ["# fields (1 = single value, * = list):"]
+    for name in template.field_names:
+        profile = profiles.get(name)
+        profile = profile if isinstance(profile, dict) else {}
+        shape = "*" if name in repeated or profile.get("many") else "1"
+        examples = ", ".join(repr(v) for v in profile.get("examples", []))
+        lines.append(f"#   {name:<30} {shape}  {examples}".rstrip())
+    return "\n".join(lines)

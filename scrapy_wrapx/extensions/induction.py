@@ -46,11 +46,14 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task, threads
 
+from scrapy_wrapx.dom import parse
 from scrapy_wrapx.induction import MAX_SEEDS
+from scrapy_wrapx.induction._pagenames import load_pins, name_template, pins_for
 from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.store.base import StoreUnavailable
+from scrapy_wrapx.targets import parse_targets
 from scrapy_wrapx.unsupervised.claims import dead_claim_reason, new_claim
 from scrapy_wrapx.unsupervised.kinds import KindIndex, PageKind, domain_of, kind_domain
 from scrapy_wrapx.unsupervised.templates import (
@@ -88,6 +91,21 @@ def induce_from_pages(
     return induce_pages(pages, previous)
 
 
+def name_from_pages(
+    template: Template,
+    pages: list[dict[str, Any]],
+    previous: Template | None,
+    targets: dict[str, str],
+    pinned: dict[str, str],
+) -> None:
+    """Name the fields of a template induced from ``pages`` after what the
+    pages show, the spider's targets and the user's pinned names
+    (:func:`scrapy_wrapx.induction._pagenames.name_template`); runs in a
+    worker thread."""
+    trees = [parse(page["html"], page["url"]) for page in pages]
+    name_template(template, trees, previous, targets, pinned)
+
+
 class WrapxInductionExtension:
     """Induces and re-induces page-kind templates (see the module doc)."""
 
@@ -104,6 +122,7 @@ class WrapxInductionExtension:
         self.min_pages = wrapx_setting(settings, "WRAPX_INDUCTION_MIN_PAGES")
         self.claim_timeout = wrapx_setting(settings, "WRAPX_INDUCTION_CLAIM_TIMEOUT")
         self.progress_interval = wrapx_setting(settings, "WRAPX_INDUCTION_PROGRESS_INTERVAL")
+        self.pins = load_pins(wrapx_setting(settings, "WRAPX_ITEMS_FIELD_NAMES"))
         if not 0.0 < self.share <= 1.0:
             raise ValueError(
                 f"Invalid setting WRAPX_INDUCTION_REINDUCE_SHARE={self.share!r}: "
@@ -234,7 +253,9 @@ class WrapxInductionExtension:
         self.running[job] = time.monotonic()
         self._inc("started_count")
         self._start_progress()
-        self._induce(pages, previous).addCallbacks(
+        self._induce(pages, previous).addCallback(
+            self._name, pages, previous, kind_key
+        ).addCallbacks(
             self._induced,
             self._failed,
             callbackArgs=(kind_key, version, pages),
@@ -296,6 +317,41 @@ class WrapxInductionExtension:
             return failure  # type: ignore[return-value]
         return threads.deferToThread(induce_from_pages, pages, previous)
 
+    def _name(
+        self,
+        result: tuple[Template, float],
+        pages: list[dict[str, Any]],
+        previous: Template | None,
+        kind_key: str,
+    ) -> Deferred[tuple[Template, float]]:
+        """Name the induced template's fields (in a thread: it parses the
+        seeds again), with the spider's targets and the pinned names."""
+        kind = self._kinds(kind_key).get(kind_key)
+        pinned = pins_for(self.pins, kind_key, kind.url_pattern if kind else "")
+        deferred = threads.deferToThread(
+            name_from_pages, result[0], pages, previous, self._target_queries(), pinned
+        )
+        named: Deferred[tuple[Template, float]] = deferred.addCallback(lambda _: result)
+        return named
+
+    def _target_queries(self) -> dict[str, str]:
+        """The spider's declared targets as XPath (name -> query)."""
+        try:
+            targets = parse_targets(getattr(self.crawler.spider, "wrapx_targets", None))
+        except ValueError:
+            return {}  # reported by the targets middleware
+        return {name: t.query for name, t in targets.items() if t.query}
+
+    def _kinds(self, kind_key: str) -> KindIndex:
+        """The stored kinds of ``kind_key``'s site."""
+        index = KindIndex(threshold=1.0)
+        for data in self.store.get_list(KINDS, kind_domain(kind_key)):
+            try:
+                index.add(PageKind.from_dict(data))
+            except ValueError:
+                continue
+        return index
+
     def _previous(
         self, kind_key: str, current: TemplateRecord | None
     ) -> tuple[Template | None, str]:
@@ -303,13 +359,7 @@ class WrapxInductionExtension:
         else that of an older kind with the same URL pattern."""
         if current is not None:
             return current.template, ""
-        domain = kind_domain(kind_key)
-        index = KindIndex(threshold=1.0)
-        for data in self.store.get_list(KINDS, domain):
-            try:
-                index.add(PageKind.from_dict(data))
-            except ValueError:
-                continue
+        index = self._kinds(kind_key)
         kind = index.get(kind_key)
         related = index.related(kind) if kind is not None else None
         if related is None:

@@ -10,7 +10,7 @@
 >>> ex = extract(tpl, '<body><h1>Solaris</h1><p>by Stanislaw Lem</p>'
 ...                   '<ul><li>sf</li><li>polish</li></ul><i>Shop</i></body>')
 >>> sorted(ex.fields.items())
-[('by', ['Stanislaw Lem']), ('h1', ['Solaris']), ('li', ['sf', 'polish'])]
+[('h1', ['Solaris']), ('li', ['sf', 'polish']), ('p', ['Stanislaw Lem'])]
 >>> ex.matched, ex.records
 (True, {'li_list': [{'li': 'sf'}, {'li': 'polish'}]})
 """
@@ -18,5 +18,7 @@
 from __future__ import annotations
 
 from scrapy_wrapx.induction._induce import MAX_SEEDS, induce_template
+from scrapy_wrapx.induction._pagetokens import normalize as normalize_tokens
+from scrapy_wrapx.induction._pagetokens import page_tokens
 
-__all__ = ["MAX_SEEDS", "induce_template"]
+__all__ = ["MAX_SEEDS", "induce_template", "normalize_tokens", "page_tokens"]

@@ -11,6 +11,9 @@
    in view (:mod:`._sets`).
 4. Split variant texts into fixed tokens and slots (:mod:`._tokens`), number
    the nodes and name the fields (:mod:`._naming`).
+5. Make template the slots that hold the same values on every seed once
+   per-page tokens (session ids, tracking parameters) are normalised
+   (:mod:`._pagetokens`): navigation, not data.
 
 The working data of a run (:class:`._info.Info` per node) lives in its
 :class:`._info.Scratch`, never on the template.
@@ -29,10 +32,20 @@ from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labels import template_texts
 from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
+from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
 from scrapy_wrapx.induction._rename import keep_names
 from scrapy_wrapx.induction._sets import unfold_constant_sets, widen_bylines
 from scrapy_wrapx.induction._tokens import derive_parts
-from scrapy_wrapx.template import Elem, Opt, Set, Template, Text, TNode, iter_nodes
+from scrapy_wrapx.template import (
+    Elem,
+    Opt,
+    Set,
+    Template,
+    Text,
+    TNode,
+    assign_sets,
+    iter_nodes,
+)
 
 #: Most seed pages one template is induced from.
 MAX_SEEDS = 20
@@ -67,6 +80,8 @@ def induce_template(
     )
     if previous is not None:
         keep_names(template, previous, trees)
+    drop_fields(template, template_fields(template, trees))
+    assign_sets(template)
     return template
 
 

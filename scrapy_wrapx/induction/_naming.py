@@ -34,6 +34,35 @@ DATA_ATTRIBUTES = frozenset({"href", "src", "data-src", "value", "data"})
 _MAX_LABEL_WORDS = 5
 _MAX_LABEL_CHARS = 40
 
+#: Words that join a label to its value but name nothing ("by" in "by
+#: Paul Kent", "of" in "2 of 5"): a label made of them only is no name.
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "at",
+        "by",
+        "for",
+        "from",
+        "in",
+        "of",
+        "on",
+        "or",
+        "out",
+        "per",
+        "the",
+        "to",
+        "with",
+    ]
+)
+#: Elements whose fixed text labels a value further away than
+#: :data:`LABEL_REACH` (``<tr><td><b>Publisher:</b></td><td>X</td></tr>``).
+LEAD_TAGS = frozenset({"th", "dt", "label", "b", "strong"})
+#: How many levels a lead label (see :data:`LEAD_TAGS`) may lie below the
+#: common ancestor of label and slot.
+LEAD_REACH = 2
+
 _SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -42,6 +71,18 @@ def slug(text: str) -> str:
     if name and name[0].isdigit():
         name = f"f_{name}"
     return name
+
+
+def label_name(label: str) -> str:
+    """The name a label gives: its slug, unless it ends with a function
+    word: then it leads into its value ("by", "Reviews for") and names
+    nothing.
+
+    >>> label_name("Publication Date:"), label_name("by"), label_name("Reviews for")
+    ('publication_date', '', '')
+    """
+    name = slug(label)
+    return "" if name.rpartition("_")[2] in FUNCTION_WORDS else name
 
 
 def _label_like(text: str) -> bool:
@@ -76,6 +117,7 @@ class _Namer:
         for info in previous or []:
             self.previous.setdefault(info.key, []).append(info.name)
         self.last_label: tuple[str, list[int]] | None = None
+        self.last_lead: tuple[str, list[int]] | None = None
         self.last_slot: list[int] = []
         self.sets: list[Set] = []
         self.separators: set[int] | frozenset[int] = frozenset()
@@ -118,18 +160,23 @@ class _Namer:
             info.name = reused[0]
             self.used.add(info.name)
         else:
-            base = (slug(label) or hint or fallback) if info.slot.isdigit() else fallback
+            base = (label_name(label) or hint or fallback) if info.slot.isdigit() else fallback
             info.name = self.unique(base, context)
         self.fields.append(info)
         return info.name
 
     def label_for(self, ancestors: list[Elem]) -> str:
-        if self.last_label is None:
-            return ""
-        text, chain = self.last_label
-        common = _common(chain, [e.uid for e in ancestors])
-        near = len(ancestors) - common <= LABEL_REACH and len(chain) - common <= LABEL_REACH
-        return text if near else ""
+        """The last label if near enough, else the last lead label (in a
+        ``th``, ``b``...) if within :data:`LEAD_REACH`."""
+        uids = [e.uid for e in ancestors]
+        for last, reach in ((self.last_label, LABEL_REACH), (self.last_lead, LEAD_REACH)):
+            if last is None:
+                continue
+            text, chain = last
+            common = _common(chain, uids)
+            if len(ancestors) - common <= reach and len(chain) - common <= reach:
+                return text
+        return ""
 
     def walk(self, items: list[TNode], ancestors: list[Elem]) -> None:
         for item in items:
@@ -178,6 +225,8 @@ class _Namer:
             self.last_label = None
         elif _label_like(value):
             self.last_label = (value, chain)
+            if ancestors and ancestors[-1].tag in LEAD_TAGS:
+                self.last_lead = (value, chain)
 
     def variant_text(self, item: Text, ancestors: list[Elem]) -> None:
         """Name each slot of a text, by its own opening label or the label
@@ -194,6 +243,7 @@ class _Namer:
             for slot in range(item.slots)
         ]
         self.last_label = None
+        self.last_lead = None
         self.last_slot = [e.uid for e in ancestors]
 
 

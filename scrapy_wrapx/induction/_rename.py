@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
@@ -109,3 +110,131 @@ def _final_names(template: Template, renamed: dict[str, str], taken: set[str]) -
             used.add(name)
         final[info.name] = name
     return final
+
+
+#: Weight of each profile feature two fields share (labels, semantic keys and
+#: roles survive redesigns; class words often do, in part).
+PROFILE_WEIGHTS = {"label": 3.0, "key": 3.0, "role": 3.0, "words": 2.0, "tag": 0.5}
+#: Score a profile match needs (shared words alone need half of them).
+PROFILE_THRESHOLD = 1.0
+
+
+def rename_fields(
+    template: Template, wanted: dict[str, str], *, force: bool = False
+) -> dict[str, str]:
+    """Rename fields (current name -> wanted name), in page order, keeping
+    names unique with a counter; returns current name -> final name. With
+    ``force``, the wanted names win and other fields holding one of them
+    get the counter."""
+    current = template.field_names
+    if force:
+        used: set[str] = set()
+        final = {name: _fresh(wanted[name], used) for name in current if name in wanted}
+        final.update({name: _fresh(name, used) for name in current if name not in final})
+    else:
+        used = {name for name in current if name not in wanted}
+        final = {name: _fresh(wanted[name], used) if name in wanted else name for name in current}
+    if any(old != new for old, new in final.items()):
+        _apply_names(template, final)
+    return final
+
+
+def _fresh(base: str, used: set[str]) -> str:
+    name, count = base, 1
+    while name in used:
+        count += 1
+        name = f"{base}_{count}"
+    used.add(name)
+    return name
+
+
+def _apply_names(template: Template, final: dict[str, str]) -> None:
+    for node in template.nodes:
+        if isinstance(node, Text):
+            node.names = [final.get(name, name) if name else name for name in node.names]
+        elif isinstance(node, Elem) and node.names:
+            node.names = {attr: final.get(name, name) for attr, name in node.names.items()}
+    for info in template.fields:
+        info.name = final.get(info.name, info.name)
+
+
+def profile_score(new: dict[str, Any], old: dict[str, Any]) -> float:
+    """How surely two naming profiles (see :mod:`._pagenames`) describe the
+    same field: 0 for fields of different slots (a text and a link).
+
+    >>> profile_score({"slot": "text", "label": "publisher", "words": []},
+    ...               {"slot": "text", "label": "publisher", "words": ["x"]})
+    3.0
+    >>> profile_score({"slot": "text", "words": ["buy", "price"]},
+    ...               {"slot": "text", "words": ["price", "tag"]})
+    1.0
+    """
+    if new.get("slot") != old.get("slot"):
+        return 0.0
+    score = 0.0
+    for key in ("label", "key", "role", "tag"):
+        if new.get(key) and new.get(key) == old.get(key):
+            score += PROFILE_WEIGHTS[key]
+    mine, theirs = set(new.get("words") or ()), set(old.get("words") or ())
+    if mine and theirs:
+        # Overlap, not Jaccard: a redesign adds wrapper words around a field.
+        score += PROFILE_WEIGHTS["words"] * len(mine & theirs) / min(len(mine), len(theirs))
+    return score
+
+
+def carry_profiles(
+    template: Template, previous: Template, profiles: dict[str, dict[str, Any]]
+) -> None:
+    """Give fields not carried over by their data the name of the older
+    field whose stored profile is most like theirs (one-to-one, best
+    first); then pair off fields that are the only ones of their slot and
+    tag left on both sides."""
+    stored = previous.meta.get("naming")
+    if not isinstance(stored, dict):
+        return
+    names = set(template.field_names)
+    old = {n: p for n, p in stored.items() if n not in names and isinstance(p, dict)}
+    new = {n: p for n, p in profiles.items() if n in names and n not in previous.field_names}
+    wanted: dict[str, str] = {}
+    for _, _, name, old_name in _profile_pairs(new, old):
+        if name not in wanted and old_name not in wanted.values():
+            wanted[name] = old_name
+    wanted.update(_lone_pairs(new, old, wanted))
+    if wanted:
+        rename_fields(template, wanted)
+
+
+def _profile_pairs(
+    new: dict[str, dict[str, Any]], old: dict[str, dict[str, Any]]
+) -> list[tuple[float, int, str, str]]:
+    """(new, old) pairs scoring at least :data:`PROFILE_THRESHOLD`, best
+    first, then nearest in page order."""
+    pairs = []
+    for name, mine in new.items():
+        for old_name, theirs in old.items():
+            score = profile_score(mine, theirs)
+            if score >= PROFILE_THRESHOLD:
+                distance = abs(mine.get("order", 0) - theirs.get("order", 0))
+                pairs.append((-score, distance, name, old_name))
+    return sorted(pairs)
+
+
+def _lone_pairs(
+    new: dict[str, dict[str, Any]], old: dict[str, dict[str, Any]], taken: dict[str, str]
+) -> dict[str, str]:
+    def shapes(
+        profiles: dict[str, dict[str, Any]], skip: set[str]
+    ) -> dict[tuple[str, str], list[str]]:
+        groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for name, profile in profiles.items():
+            if name not in skip:
+                groups[str(profile.get("slot")), str(profile.get("tag"))].append(name)
+        return groups
+
+    mine = shapes(new, set(taken))
+    theirs = shapes(old, set(taken.values()))
+    return {
+        names[0]: theirs[shape][0]
+        for shape, names in mine.items()
+        if len(names) == 1 and len(theirs.get(shape, ())) == 1
+    }

@@ -219,10 +219,22 @@ def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
 
 def _fixed_suffix(rests: list[list[str]], allow_words: bool) -> list[str]:
     """The tokens every value (its prefix cut off) closes with that are
-    template, by the rules of :func:`_fixed_prefix` mirrored."""
+    template, by the rules of :func:`_fixed_prefix` mirrored, words left
+    out: a unit stays with its value.
+
+    >>> derive_parts(["3.0L Diesel I6, 265 HP", "2.0L I4, 180 HP", "V8, 400 HP"])
+    [None]
+    >>> derive_parts(["469 g", "120 g", "1020 g"])
+    [None]
+    >>> derive_parts(["Weight: 469 g", "Weight: 120 g", "Weight: 1020 g"])
+    ['Weight: ', None]
+    """
+    # Never words: a word after the data is its unit ("265 HP", "469 g"),
+    # part of the value a person reads, so only punctuation may be template.
+    del allow_words
     reversed_rests = [list(reversed(t)) for t in rests]
     suffix = _after_separator(
-        list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], allow_words)))
+        list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], False)))
     )
     while suffix and any(len(t) <= len(suffix) for t in rests):
         suffix = suffix[:-1]

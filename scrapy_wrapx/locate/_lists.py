@@ -92,9 +92,7 @@ def expand_list(
     container = _container(tree, found)
     if container is None:
         return found
-    members = _members(
-        tree.leaves[container.first_leaf : container.last_leaf + 1], container, reference, found
-    )
+    members = _list_members(tree, container, reference, found)
     relocated = [member for member in members.values() if isinstance(member, Relocated)]
     if not relocated:
         return {}
@@ -131,15 +129,41 @@ def _ancestor(node: Node, levels: int) -> Node | None:
     return above
 
 
+def _list_members(
+    tree: PageTree, container: Node, reference: TargetReference, found: dict[int, Relocated]
+) -> dict[int, Relocated | TargetNode]:
+    """The members below ``container`` by the stored list pattern, else (a
+    redesign changed the members' markup: rows became divs) by the pattern
+    the relocated members inside it show."""
+    leaves = tree.leaves[container.first_leaf : container.last_leaf + 1]
+    patterns: dict[tuple[str, ...] | None, TargetNode] = {
+        t.list_path: t for t in reference.targets if t.list_path is not None
+    }
+    members = _members(leaves, container, patterns, found)
+    if any(isinstance(member, Relocated) for member in members.values()):
+        return members
+    return _members(leaves, container, _new_patterns(tree, container, found), found)
+
+
+def _new_patterns(
+    tree: PageTree, container: Node, found: dict[int, Relocated]
+) -> dict[tuple[str, ...] | None, TargetNode]:
+    """The paths below ``container`` of the relocated members inside it."""
+    return {
+        tag_path_below(tree.leaves[leaf], container): member.target
+        for leaf, member in found.items()
+        if container.first_leaf <= leaf <= container.last_leaf
+    }
+
+
 def _members(
     leaves: list[Node],
     container: Node,
-    reference: TargetReference,
+    patterns: dict[tuple[str, ...] | None, TargetNode],
     found: dict[int, Relocated],
 ) -> dict[int, Relocated | TargetNode]:
-    """The leaves below ``container`` that match a stored member's list
-    pattern: relocated, or the pattern's target node."""
-    patterns = {t.list_path: t for t in reference.targets if t.list_path is not None}
+    """The leaves below ``container`` that match a member's list pattern:
+    relocated, or the pattern's target node."""
     members: dict[int, Relocated | TargetNode] = {}
     for leaf in leaves:
         pattern = patterns.get(tag_path_below(leaf, container))

@@ -13,11 +13,13 @@ the neighbourhood's backing.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
 from scrapy_wrapx.locate.confidence import Evidence, shape_similarity
+from scrapy_wrapx.locate.context import Eligibility
 from scrapy_wrapx.locate.neighbour import (
     STRONG,
     WEAK,
@@ -54,9 +56,18 @@ SCORE_DECIMALS = 9
 CENTER_BONUS = 1.0
 #: SSNP: the share of its path score a leaf keeps with no backing from the
 #: unchanged neighbourhood at all.
-PATH_FLOOR = 0.5
+PATH_FLOOR = 0.7
 #: SSNP: the share of its path score a leaf earns with full backing.
-BACKING_WEIGHT = 0.5
+BACKING_WEIGHT = 0.3
+#: Leaves after a label searched for the first eligible one.
+LABEL_SKIP = 3
+#: SSNP: the share of its score a leaf keeps whatever its value's shape,
+#: and the share its shape similarity earns.
+SHAPE_FLOOR = 0.5
+SHAPE_WEIGHT = 0.5
+#: A ranked leaf whose value's shape is this similar to the reference
+#: value's is a look-alike of any other of its tag path.
+RIVAL_SHAPE = 0.8
 #: Bounds of the evidence's margin to the runner-up (or to the answer).
 MARGIN_LIMIT = 1.0
 
@@ -74,6 +85,11 @@ class RelocationContext:
     unchanged_ref: set[int]
     #: Leaf indexes the stored selector selects (anchor leaves).
     selected: set[int]
+    #: Variant leaf -> the reference leaf the mapping pairs it with, and
+    #: whether firmly (:func:`~.neighbour.leaf_claims`).
+    claims: dict[int, tuple[int, bool]] = field(default_factory=dict)
+    #: The reference's target nodes (a list's members may claim each other).
+    members: tuple[TargetNode, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,6 +126,8 @@ class ScoredLeaf(NamedTuple):
     support: float
     #: 1.0 when the leaf is the one right after the target's label.
     label_hit: float
+    #: Similarity of the leaf value's shape to the reference value's.
+    shape: float
 
 
 class RankedLeaf(NamedTuple):
@@ -132,18 +150,37 @@ def relocate(
 ) -> Ranking | None:
     """The ranked leaves for one target: the answer, then up to
     :data:`ALTERNATIVES` runners-up; None when nothing qualifies."""
-    hood = neighbourhood(target, context, radius)
-    zone = search_zone(method, radius, target, context.index, hood)
+    eligible = eligibility(target, context)
+    hood = neighbourhood(target, context, radius, eligible)
+    zone = [
+        leaf for leaf in search_zone(method, radius, target, context.index, hood) if eligible(leaf)
+    ]
     if not zone:
         return None
     ranking = Ranking(method, radius, target, context, hood)
+    ranking.eligible = eligible
     ranking.rank(zone)
     return ranking
 
 
-def neighbourhood(target: TargetNode, context: RelocationContext, radius: int) -> Neighbourhood:
+def eligibility(target: TargetNode, context: RelocationContext) -> Eligibility:
+    """Which leaves may be ``target`` on the page (:mod:`.context`)."""
+    return Eligibility(
+        target,
+        context.ref_tree,
+        context.index,
+        context.claims,
+        dict(context.unchanged),
+        context.members or (target,),
+    )
+
+
+def neighbourhood(
+    target: TargetNode, context: RelocationContext, radius: int, eligible: Eligibility
+) -> Neighbourhood:
     """The votes for ``target``, its center, its label and how much of its
-    reference neighbourhood the mapping kept."""
+    reference neighbourhood the mapping kept. The leaf after the label is
+    the first *eligible* one: a cell inserted between them is skipped."""
     ref_tree, index = context.ref_tree, context.index
     cast = votes(ref_tree, target, context.unchanged, index)
     label = _label_partner(ref_tree, target, context.unchanged, index)
@@ -152,7 +189,7 @@ def neighbourhood(target: TargetNode, context: RelocationContext, radius: int) -
         cast,
         choose_center(cast),
         label is not None,
-        _leaf_after(index.leaves_of(target.prop), label),
+        _leaf_after(index.leaves_of(target.prop), label, eligible),
         max((vote.strength for vote in cast), default=-1),
         near,
         mapped,
@@ -160,13 +197,13 @@ def neighbourhood(target: TargetNode, context: RelocationContext, radius: int) -
     )
 
 
-def _leaf_after(same: list[int], label: int | None) -> int:
-    """The first leaf of the target's property after its label: an icon or
-    an empty cell inserted between them changes nothing."""
+def _leaf_after(same: list[int], label: int | None, eligible: Eligibility) -> int:
+    """The first eligible leaf of the target's property among the few after
+    its label: an icon or a cell inserted between them changes nothing."""
     if label is None:
         return -1
-    position = bisect_right(same, label)
-    return same[position] if position < len(same) else -1
+    start = bisect_right(same, label)
+    return next((leaf for leaf in same[start : start + LABEL_SKIP] if eligible(leaf)), -1)
 
 
 def _partner_leaf(target: TargetNode, context: RelocationContext) -> int:
@@ -251,23 +288,31 @@ def _radius_zone(target: TargetNode, index: PageIndex, center: int, radius: int)
 # -- scores: what each method ranks by ----------------------------------------
 
 
-def _ssn_score(leaf: int, path: float, support: float, hit: float, hood: Neighbourhood) -> float:
+def _ssn_score(
+    leaf: int, path: float, support: float, hit: float, shape: float, hood: Neighbourhood
+) -> float:
     """SSN: the center first, then the other leaves the votes point at."""
     return support + (CENTER_BONUS if leaf == hood.center else 0.0)
 
 
-def _ssp_score(leaf: int, path: float, support: float, hit: float, hood: Neighbourhood) -> float:
+def _ssp_score(
+    leaf: int, path: float, support: float, hit: float, shape: float, hood: Neighbourhood
+) -> float:
     """SSP: path similarity alone."""
     return path
 
 
-def _ssnp_score(leaf: int, path: float, support: float, hit: float, hood: Neighbourhood) -> float:
+def _ssnp_score(
+    leaf: int, path: float, support: float, hit: float, shape: float, hood: Neighbourhood
+) -> float:
     """SSNP: path similarity weighed with how much of the unchanged
-    neighbourhood points at the leaf. SSP alone cannot tell apart sibling
-    texts of one element, the neighbours can; the leaf after the target's
-    unchanged label ("ISBN-13:") has as much say as the votes."""
+    neighbourhood points at the leaf, and with how much its value has the
+    reference value's shape. SSP alone cannot tell apart sibling texts of
+    one element, the neighbours can; the leaf after the target's unchanged
+    label ("ISBN-13:") has as much say as the votes; a look-alike inserted
+    before the target takes its position, rarely its shape."""
     backing = (support + hit) / 2 if hood.has_label else support
-    return path * (PATH_FLOOR + BACKING_WEIGHT * backing)
+    return path * (PATH_FLOOR + BACKING_WEIGHT * backing) * (SHAPE_FLOOR + SHAPE_WEIGHT * shape)
 
 
 def _score_rule(method: str, hood: Neighbourhood) -> partial[float]:
@@ -303,17 +348,22 @@ class Ranking:
         self.context = context
         self.hood = hood
         self.rows: list[RankedLeaf] = []
+        #: Which leaves may be the target at all.
+        self.eligible: Eligibility | None = None
         self._rule = _score_rule(method, hood)
         self._top = 0.0
         self._second = 0.0
         self._best_path = 0.0
+        self._alike: Counter[tuple[str, ...]] = Counter()
 
     def _score(self, leaf: int) -> ScoredLeaf:
         index = self.context.index
         path = path_score(self.target.features, index.features(leaf), index.unit_cache)
         support = agreement(self.hood.cast, leaf, self.radius)
         hit = _flag(leaf == self.hood.after_label)
-        return ScoredLeaf(leaf, self._rule(leaf, path, support, hit), path, support, hit)
+        shape = shape_similarity(self.target.value, index.tree.leaves[leaf].value)
+        score = self._rule(leaf, path, support, hit, shape)
+        return ScoredLeaf(leaf, score, path, support, hit, shape)
 
     def rank(self, zone: list[int]) -> None:
         """Rank ``zone`` (not empty): every tie of the top score, then up to
@@ -326,10 +376,19 @@ class Ranking:
         self._second = scored[1].score if len(scored) > 1 else 0.0
         ties = sum(1 for row in scored if row.score >= self._top - TIE)
         kept = scored[: ties + ALTERNATIVES]
+        self._alike = Counter(self._look(row) for row in scored if row.shape >= RIVAL_SHAPE)
         self.rows = [
             RankedLeaf(row.leaf, self._evidence(row, number == 0))
             for number, row in enumerate(kept)
         ]
+
+    def _look(self, row: ScoredLeaf) -> tuple[str, ...]:
+        return self.context.index.tree.leaves[row.leaf].tag_path_cut
+
+    def _rival(self, row: ScoredLeaf) -> float:
+        """1.0 when another ranked leaf looks like this one (:class:`Evidence`)."""
+        mine = 1 if row.shape >= RIVAL_SHAPE else 0
+        return _flag(self._alike.get(self._look(row), 0) - mine > 0)
 
     def evidence_of(self, leaf: int) -> Evidence:
         """The evidence of any leaf, ranked or not."""
@@ -355,9 +414,8 @@ class Ranking:
             path_top=_flag(row.path >= self._best_path - TIE),
             mapped_near=hood.mapped_near,
             mapped=hood.mapped,
-            shape=shape_similarity(
-                self.target.value, self.context.index.tree.leaves[row.leaf].value
-            ),
+            shape=row.shape,
             selector=_flag(row.leaf in self.context.selected),
             partner=_flag(row.leaf == hood.partner_leaf),
+            rival=self._rival(row),
         )

@@ -23,11 +23,18 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.locate._lists import Relocated, expand_list, repeats
 from scrapy_wrapx.locate._page import page_index, to_tree
-from scrapy_wrapx.locate._ranking import TIE, RankedLeaf, Ranking, RelocationContext, relocate
+from scrapy_wrapx.locate._ranking import (
+    TIE,
+    RankedLeaf,
+    Ranking,
+    RelocationContext,
+    eligibility,
+    relocate,
+)
 from scrapy_wrapx.locate._select import Pick, evaluate, output_of
 from scrapy_wrapx.locate.confidence import Evidence, probability
 from scrapy_wrapx.locate.mapping import POCKET_LIMIT, ArrayTree, map_trees
-from scrapy_wrapx.locate.neighbour import unchanged_pairs
+from scrapy_wrapx.locate.neighbour import leaf_claims, unchanged_pairs
 from scrapy_wrapx.locate.reference import TargetNode, TargetReference, build_reference
 
 if TYPE_CHECKING:
@@ -185,13 +192,13 @@ class HybridLocator:
         members than the reference page keeps the selector."""
         tree = to_tree(page, url)
         picks = _picks(tree, selector or reference.selector)
-        many = reference.is_list if many is None else many
         candidates = self._locate(reference, tree, picks, many)
         answer = [candidate for candidate in candidates if candidate.rank == 0]
-        verified = _verified_selection(tree, picks, answer, many)
+        listed = reference.is_list if many is None else many
+        verified = _verified_selection(tree, picks, answer, listed)
         if verified is not None:
             return verified
-        return _relocation(candidates, answer, min_confidence)
+        return _relocation(answer, min_confidence)
 
     # -- internals --------------------------------------------------------------
 
@@ -205,7 +212,10 @@ class HybridLocator:
         # its one member's repeats (an unindexed step) are the list.
         if reference.is_list and many is not False:
             return _candidates(tree, self._list_members(reference, context))
-        return _candidates(tree, self._single(reference.targets[0], tree, context))
+        # A target declared single takes no repeats: a look-alike inserted
+        # before it (a promo heading of the title's tag) repeats its step.
+        join = many is not False
+        return _candidates(tree, self._single(reference.targets[0], tree, context, join))
 
     def _context(
         self, reference: TargetReference, tree: PageTree, picks: list[Pick]
@@ -215,13 +225,16 @@ class HybridLocator:
         ref_tree = self._reference_tree(reference)
         pairs = map_trees(ref_tree, index.array, self.pocket_limit)
         unchanged = unchanged_pairs(ref_tree, index.array, pairs)
+        partner = dict(pairs)
         return RelocationContext(
             ref_tree,
             index,
             unchanged,
-            dict(pairs),
+            partner,
             {i for i, _ in unchanged},
             {pick.node.first_leaf for pick in picks if pick.node.first_leaf >= 0},
+            leaf_claims(ref_tree, index.array, partner),
+            reference.targets,
         )
 
     def _list_members(self, reference: TargetReference, context: RelocationContext) -> list[Placed]:
@@ -241,29 +254,32 @@ class HybridLocator:
             if previous is None or previous.confidence < confidence:
                 found[leaf] = Relocated(target, confidence, evidence)
         expanded = expand_list(context.index, reference, found)
+        # Members found by the list's pattern pass the same rules.
+        eligible = eligibility(reference.targets[0], context)
         return [
             Placed(leaf, member.target, member.confidence, member.evidence, 0)
             for leaf, member in sorted(expanded.items(), key=lambda item: item[0])
+            if eligible(leaf)
         ]
 
     def _single(
-        self, target: TargetNode, tree: PageTree, context: RelocationContext
+        self, target: TargetNode, tree: PageTree, context: RelocationContext, join: bool = True
     ) -> list[Placed]:
         """A single target: the answer with the ties or repeats that join
-        it, in document order, then the runners-up."""
+        it (if ``join``), in document order, then the runners-up."""
         ranking = relocate(self.method, self.radius, target, context)
         if ranking is None:
             return []
-        group = self._answer(ranking, tree)
+        group = self._answer(ranking, tree, join)
         chosen = {placed.leaf for placed in group}
         rest = [
             Placed(leaf, target, probability(self.method, evidence), evidence, rank)
             for rank, (leaf, evidence) in enumerate(ranking.rows, 1)
             if leaf not in chosen
         ]
-        return group + rest
+        return _exclusive(group, rest) + rest
 
-    def _answer(self, ranking: Ranking, tree: PageTree) -> list[Placed]:
+    def _answer(self, ranking: Ranking, tree: PageTree, join: bool = True) -> list[Placed]:
         """The best leaf, and the ties (SSP) or repeats (else) that are
         themselves more likely than not the target: a cell a redesign
         inserts into the target's row repeats the step too, and is no
@@ -271,7 +287,7 @@ class HybridLocator:
         target = ranking.target
         best, evidence = ranking.rows[0]
         group = [Placed(best, target, probability(self.method, evidence), evidence, 0)]
-        for leaf, extra in self._companions(ranking, tree):
+        for leaf, extra in self._companions(ranking, tree) if join else []:
             confidence = probability(self.method, extra)
             if confidence >= JOIN_CONFIDENCE:
                 group.append(Placed(leaf, target, confidence, extra, 0))
@@ -285,10 +301,11 @@ class HybridLocator:
         best, evidence = ranking.rows[0]
         if self.method == "ssp":
             return [row for row in ranking.rows[1:] if row.evidence.path >= evidence.path - TIE]
+        eligible = ranking.eligible
         return [
             RankedLeaf(leaf, ranking.evidence_of(leaf))
             for leaf in repeats(tree, ranking.target, best)
-            if leaf != best
+            if leaf != best and (eligible is None or eligible(leaf))
         ]
 
     def _reference_tree(self, reference: TargetReference) -> ArrayTree:
@@ -300,6 +317,26 @@ class HybridLocator:
             self._trees.clear()
         self._trees[id(reference)] = (reference, tree)
         return tree
+
+
+def _exclusive(group: list[Placed], rest: list[Placed]) -> list[Placed]:
+    """The answer's confidences, knowing that a single target is one node:
+    the answer and its strongest runner-up cannot both be right, so when
+    their probabilities add up to more than one (a look-alike of the
+    target's shape and markup inserted before it) the answer keeps its
+    share of the two.
+
+    >>> [round(p.confidence, 2) for p in _exclusive(
+    ...     [Placed(1, None, 0.99, None, 0)], [Placed(2, None, 0.97, None, 1)])]  # type: ignore[arg-type]
+    [0.51]
+    """
+    rival = max((placed.confidence for placed in rest), default=0.0)
+    return [
+        placed._replace(confidence=placed.confidence / (placed.confidence + rival))
+        if placed.confidence + rival > 1.0
+        else placed
+        for placed in group
+    ]
 
 
 def _empty_container(reference: TargetReference, context: RelocationContext) -> bool:
@@ -370,14 +407,14 @@ def _vouched(hits: list[tuple[str, str]], found: list[str], many: bool) -> bool:
     return many and all(_POSITION.sub("", xpath) in shapes for xpath, _ in hits)
 
 
-def _relocation(
-    candidates: list[Candidate], answer: list[Candidate], min_confidence: float
-) -> Resolution:
+def _relocation(answer: list[Candidate], min_confidence: float) -> Resolution:
     """The answer's candidates of at least ``min_confidence``, or a refusal
-    that reports the best confidence seen."""
+    that reports the best confidence of the answer: the candidates that
+    could have been kept (a runner-up is never taken, so its confidence
+    says nothing about why the field stays unset)."""
     kept = [c for c in answer if c.confidence >= min_confidence]
     if not kept:
-        best = max((c.confidence for c in candidates), default=0.0)
+        best = max((c.confidence for c in answer), default=0.0)
         return Resolution([], [], best, "refused")
     return Resolution(
         [c.text for c in kept],

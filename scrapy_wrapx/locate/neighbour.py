@@ -27,6 +27,7 @@ __all__ = [
     "WEAK",
     "Vote",
     "choose_center",
+    "leaf_claims",
     "unchanged_pairs",
     "votes",
 ]
@@ -52,6 +53,34 @@ def unchanged_pairs(
 ) -> list[tuple[int, int]]:
     """The mapped pairs with equal labels (thesis Definition 4.10)."""
     return [(i, j) for i, j in pairs if reference.labels[i] == page.labels[j]]
+
+
+def leaf_claims(
+    reference: ArrayTree, page: ArrayTree, partner: dict[int, int]
+) -> dict[int, tuple[int, bool]]:
+    """Variant leaf ordinal -> the reference leaf node the mapping pairs it
+    with, and whether that is a firm claim: an unchanged pair, or a changed
+    one whose parents and grandparents are paired and of one tag (a value
+    that changed in place). A pocket's pairing of unrelated texts is no firm claim."""
+    claims: dict[int, tuple[int, bool]] = {}
+    for i, j in partner.items():
+        if reference.children[i] or page.children[j]:
+            continue
+        firm = reference.labels[i] == page.labels[j] or _same_parent(reference, page, partner, i, j)
+        claims[page.first_leaf[j]] = (i, firm)
+    return claims
+
+
+def _same_parent(
+    reference: ArrayTree, page: ArrayTree, partner: dict[int, int], i: int, j: int
+) -> bool:
+    """Whether the parents and grandparents of ``i`` and ``j`` are paired
+    and of one tag each: a tag alone (two ``span``) says little."""
+    for _ in range(2):
+        i, j = reference.parents[i], page.parents[j]
+        if i < 0 or j < 0 or partner.get(i) != j or reference.labels[i] != page.labels[j]:
+            return False
+    return True
 
 
 def votes(

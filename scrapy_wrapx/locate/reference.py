@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy_wrapx._versioned import load_versioned
 from scrapy_wrapx.locate._page import PageIndex, leaf_label, tag_path_below
 from scrapy_wrapx.locate._select import output_of
+from scrapy_wrapx.locate.context import marked_old, nearest_label
 from scrapy_wrapx.locate.mapping import ArrayTree
 from scrapy_wrapx.locate.paths import PathFeatures
 
@@ -54,6 +55,13 @@ class TargetNode:
     features: PathFeatures
     triples: tuple[tuple[int, int, int, int], ...]
     list_path: tuple[str, ...] | None
+    #: The label nearest before the target (:func:`.context.nearest_label`).
+    label: str | None = None
+    #: Whether the target's markup marks it as an old value.
+    marked: bool = False
+    #: Whether ``label`` and ``marked`` were recorded (older references
+    #: lack them: their context is not checked).
+    recorded: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +74,8 @@ class TargetNode:
             "features": self.features.to_json(),
             "triples": [value for triple in self.triples for value in triple],
             "list_path": list(self.list_path) if self.list_path is not None else None,
+            "label": self.label,
+            "marked": self.marked,
         }
 
     @classmethod
@@ -74,7 +84,7 @@ class TargetNode:
         turns any error of a malformed one into :class:`ValueError`)."""
         if not isinstance(data, dict):
             raise ValueError(f"Corrupt target in target reference: {data!r:.60}")
-        if not all(_optional_str(data.get(key)) for key in ("prop", "attribute")):
+        if not all(_optional_str(data.get(key)) for key in ("prop", "attribute", "label")):
             raise ValueError(f"Corrupt target in target reference: {data.get('prop')!r:.60}")
         flat = [int(value) for value in data["triples"]]
         if len(flat) % 4:
@@ -91,6 +101,9 @@ class TargetNode:
             tuple(str(step) for step in data["list_path"])
             if data["list_path"] is not None
             else None,
+            data.get("label"),
+            bool(data.get("marked", False)),
+            "marked" in data,
         )
 
 
@@ -226,6 +239,9 @@ def _target_node(
         PathFeatures.of(leaf),
         tuple(_triple(page, leaf, node) for node in kept),
         list_path,
+        nearest_label(page.tree, leaf.leaf_index),
+        marked_old(page.tree, leaf.leaf_index),
+        True,
     )
 
 

@@ -39,11 +39,11 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy_wrapx import dom
 from scrapy_wrapx.locate import HybridLocator, Resolution, TargetReference
 from scrapy_wrapx.locate.repair import TargetState
-from scrapy_wrapx.middlewares._responses import is_html, response_tree
 from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.targets import Target, absence_context, parse_targets
 from scrapy_wrapx.unsupervised.capture import OPT_OUT_META, no_output
+from scrapy_wrapx.unsupervised.responses import is_html, response_tree
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterable, Iterator
@@ -357,6 +357,8 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         confidences: dict[str, float] = {}
         for name in missing:
             filled = self._fill(name, tree)
+            if filled is None or filled[0] in (None, []):
+                self._required_missing(name, tree.url or "")
             if filled is None:
                 if not self.targets[name].is_list:
                     continue
@@ -415,6 +417,18 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             return not tree.document.xpath(query) and bool(tree.document.xpath(container))
         except (etree.XPathError, TypeError, ValueError):
             return False
+
+    def _required_missing(self, name: str, url: str) -> None:
+        """A ``required`` target stays unset on a page: count and log it."""
+        if not self.targets[name].required:
+            return
+        self._inc("required_missing_count", name)
+        logger.error(
+            "Required target %r is missing on %s",
+            name,
+            url,
+            extra={"spider": self.crawler.spider},
+        )
 
     def _min_confidence(self, target: Target) -> float:
         """The target's own threshold, else ``WRAPX_TARGETS_MIN_CONFIDENCE``."""
@@ -477,12 +491,14 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         min_confidence: float,
         url: str,
     ) -> None:
-        """No relocation was confident enough: report it, an error for a
-        required target."""
+        """No eligible relocation was confident enough: report the best
+        eligible one's confidence and the threshold (an error for a required
+        target)."""
         self._inc("refused_count", name)
         log = logger.error if target.required else logger.warning
         log(
-            "Could not fill target %r on %s: best relocation confidence %.2f < %.2f",
+            "Could not fill target %r on %s: best eligible relocation confidence %.2f"
+            " is below the threshold %.2f",
             name,
             url,
             resolution.confidence,

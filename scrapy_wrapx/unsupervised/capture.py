@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy_wrapx.middlewares._responses import is_html
 from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.unsupervised.responses import is_html
 
 if TYPE_CHECKING:
     from scrapy import Request

@@ -25,15 +25,18 @@ downloaded again once its template exists.
 
 Items are built through :mod:`itemadapter`: ``dict`` by default, or the
 class named by ``WRAPX_ITEMS_CLASS``. A dict item holds ``url``, ``kind``,
-``template_version``, one key per named field (a list of strings, possibly
-empty) and ``records`` (record sets by name, each a list of dicts). Item
-classes with declared fields get the declared ones, and the named fields
-they do not declare under ``fields`` if they declare that.
+``template_version``, ``partial`` (the page did not match its template:
+the item holds what matched) and the page's data shaped by the template
+(:func:`item_data`): a string per field outside any set, a list per set
+(of records, or of values when its records hold one field), empty slots
+left out. Item classes with declared fields get the declared ones, and the
+data they do not declare under ``fields`` if they declare that.
 """
 
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -43,6 +46,7 @@ from itemadapter import ItemAdapter
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.signals import page_extracted
+from scrapy_wrapx.template import Set, Template, enclosing_sets
 from scrapy_wrapx.unsupervised.templates import PENDING, TemplateCache, TemplateRecord
 
 if TYPE_CHECKING:
@@ -56,7 +60,9 @@ logger = logging.getLogger(__name__)
 
 #: Item keys set by the pipeline itself; a field with one of these names is
 #: stored as ``field_<name>``.
-RESERVED_KEYS = ("url", "kind", "template_version", "records", "fields")
+RESERVED_KEYS = ("url", "kind", "template_version", "partial", "fields")
+#: The keys of an item that say where it comes from, not what the page shows.
+ITEM_KEYS = ("url", "kind", "template_version", "partial")
 
 
 def build_item(
@@ -65,25 +71,93 @@ def build_item(
     kind_key: str,
     version: int,
     extraction: Extraction,
-    *,
-    copy: bool = True,
+    template: Template,
 ) -> Any:
-    """A variant-data item of ``item_class`` (``dict`` when None). With
-    ``copy=False`` the item takes the extraction's lists instead of copies
-    (an item has hundreds of fields: for a caller that drops the extraction
-    after building its one item)."""
-    fields = {_field_key(name): list(v) if copy else v for name, v in extraction.fields.items()}
-    records = (
-        {name: [dict(r) for r in rows] for name, rows in extraction.records.items()}
-        if copy
-        else extraction.records
-    )
-    base: dict[str, Any] = {"url": url, "kind": kind_key, "template_version": version}
+    """A variant-data item of ``item_class`` (``dict`` when None), shaped by
+    ``template`` (the one ``extraction`` came from): see :func:`item_data`.
+    ``partial`` says the page did not match the template: the item holds
+    the slots that did match."""
+    data = item_data(extraction, template)
+    base: dict[str, Any] = {
+        "url": url,
+        "kind": kind_key,
+        "template_version": version,
+        "partial": not extraction.matched,
+    }
     cls = dict if item_class is None else item_class
     declared = ItemAdapter.get_field_names_from_class(cls)
     if declared is None:
-        return cls(**base, **fields, records=records)
-    return cls(**_declared_values(set(declared), base, fields, records))
+        return cls(**base, **data)
+    return cls(**_declared_values(set(declared), base, data))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What the template says of its fields: the scalars (under no set),
+    and the sets whose records hold one field (set name -> field name)."""
+
+    field_names: list[str]
+    scalars: tuple[str, ...]
+    single: dict[str, str]
+
+
+_SHAPES: weakref.WeakKeyDictionary[Template, _Shape] = weakref.WeakKeyDictionary()
+
+
+def _shape(template: Template) -> _Shape:
+    found = _SHAPES.get(template)
+    if found is not None and found.field_names == template.field_names:
+        return found
+    inside = enclosing_sets(template.root)
+    members: dict[str, list[str]] = {}
+    for info in template.fields:
+        members.setdefault(info.set, []).append(info.name)
+    nesting = {inside[n.uid] for n in template.nodes if isinstance(n, Set)}
+    single = {
+        name: names[0]
+        for name, names in members.items()
+        if name and len(names) == 1 and name not in nesting
+    }
+    found = _SHAPES[template] = _Shape(template.field_names, tuple(members.get("", ())), single)
+    return found
+
+
+def item_data(extraction: Extraction, template: Template) -> dict[str, Any]:
+    """A page's data as a person reads it, shaped by its template, never by
+    one page's count: a field under no set is one value (a string; values
+    of a text that did not fit its tokens are joined); a set is a list of
+    records (dicts, nesting their own sets), or of values when its records
+    hold one field; a record's fields are in the record only. Empty slots
+    and empty sets are left out."""
+    shape = _shape(template)
+    data: dict[str, Any] = {}
+    for name in shape.scalars:
+        values = extraction.fields.get(name)
+        if values:
+            data[_field_key(name)] = " ".join(values)
+    for name, rows in extraction.records.items():
+        key, shaped = _shaped_rows(name, rows, shape.single)
+        if shaped:
+            data[_field_key(key)] = shaped
+    return data
+
+
+def _shaped_rows(name: str, rows: list[dict[str, Any]], single: dict[str, str]) -> tuple[str, Any]:
+    """The key and value of the set ``name`` in an item (or a record)."""
+    field_name = single.get(name)
+    if field_name is not None:
+        return field_name, [row[field_name] for row in rows if row.get(field_name)]
+    shaped = []
+    for row in rows:
+        record: dict[str, Any] = {}
+        for key, value in row.items():
+            if isinstance(value, list):
+                key, value = _shaped_rows(key, value, single)
+            if value:
+                record[key] = value
+        if record:
+            shaped.append(record)
+    return name, shaped
 
 
 def _field_key(name: str) -> str:
@@ -91,15 +165,14 @@ def _field_key(name: str) -> str:
 
 
 def _declared_values(
-    accepted: set[str], base: dict[str, Any], fields: dict[str, Any], records: Any
+    accepted: set[str], base: dict[str, Any], data: dict[str, Any]
 ) -> dict[str, Any]:
     """The values an item class with the ``accepted`` fields takes: the
-    ones it declares, and the other named fields under ``fields``."""
+    ones it declares, and the other data under ``fields`` if it declares
+    that."""
     values = {key: value for key, value in base.items() if key in accepted}
-    if "records" in accepted:
-        values["records"] = records
-    values.update({name: v for name, v in fields.items() if name in accepted})
-    rest = {name: v for name, v in fields.items() if name not in accepted}
+    values.update({name: v for name, v in data.items() if name in accepted})
+    rest = {name: v for name, v in data.items() if name not in accepted}
     if rest and "fields" in accepted:
         values["fields"] = rest
     return values
@@ -223,7 +296,7 @@ class VariantItems:
             self._buffer(kind_key, url, html, record.version)
             return output
         self._inc("extract/matched_count")
-        output.append(self._item(url, kind_key, record.version, extraction))
+        output.append(self._item(url, kind_key, record.version, extraction, record.template))
         return output
 
     def _buffer(self, kind_key: str, url: str, html: str, version: int) -> None:
@@ -327,7 +400,9 @@ class VariantItems:
         if not extraction.matched:
             self._inc("items/unmatched_count")
         self._inc("items/from_buffer_count")
-        item = self._item(url, batch.kind_key, batch.record.version, extraction)
+        item = self._item(
+            url, batch.kind_key, batch.record.version, extraction, batch.record.template
+        )
         key = item_key(item)
         if key is not None:
             batch.unconfirmed.add(key)
@@ -439,10 +514,11 @@ class VariantItems:
 
     # Helpers --------------------------------------------------------------
 
-    def _item(self, url: str, kind_key: str, version: int, extraction: Extraction) -> Any:
+    def _item(
+        self, url: str, kind_key: str, version: int, extraction: Extraction, template: Template
+    ) -> Any:
         self._inc("items/emitted_count")
-        # The pipeline builds one item per extraction and drops it.
-        return build_item(self.item_class, url, kind_key, version, extraction, copy=False)
+        return build_item(self.item_class, url, kind_key, version, extraction, template)
 
     def _signal(self, signal: object, **kwargs: Any) -> None:
         if self._send is not None:

@@ -50,6 +50,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.dom import structure_paths
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -61,7 +62,6 @@ __all__ = [
     "jaccard",
     "kind_domain",
     "page_signature",
-    "structure_paths",
     "url_pattern",
 ]
 
@@ -133,18 +133,6 @@ def url_pattern(url: str) -> str:
         path = "/" + path
     names = sorted({name for name, _ in parse_qsl(parts.query, keep_blank_values=True)})
     return path + ("?" + "&".join(names) if names else "")
-
-
-def structure_paths(tree: dom.PageTree) -> frozenset[str]:
-    """The page's tag-path set: every node's tag path without sibling
-    orders, as ``"div/table/tr/td/text()"`` strings (in one pass, so deep
-    pages cost no more than wide ones)."""
-    paths: list[str] = [""] * len(tree.nodes)
-    for node in tree.nodes:
-        step = "text()" if node.tag == dom.TEXT else str(node.tag)
-        parent = node.parent
-        paths[node.index] = step if parent is None else paths[parent.index] + "/" + step
-    return frozenset(paths)
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -240,6 +228,17 @@ class PageKind:
         )
 
 
+def _specific(pattern: str) -> bool:
+    """Whether a URL pattern tells a kind apart: ``/*.html`` or ``/*`` fits
+    every page of many sites, ``/book/*.html`` and ``/*.php?id`` do not.
+
+    >>> _specific("/*.html"), _specific("/book/*.html"), _specific("/*.php?id")
+    (False, True, True)
+    """
+    path, _, query = pattern.partition("?")
+    return bool(query) or len(path.strip("/").split("/")) >= 2
+
+
 def new_kind(signature: PageSignature) -> PageKind:
     """Found a kind on ``signature``'s page.
 
@@ -330,6 +329,28 @@ class KindIndex:
         else:
             kind.remember(signature.paths)
         return kind
+
+    def same_pattern(self, signature: PageSignature) -> PageKind | None:
+        """The one kind of the site with ``signature``'s URL pattern, when
+        that pattern says something (two path segments at least, or query
+        parameters) and no other kind shares it: a page of that shape that
+        fits no kind is most likely that kind after a redesign, not a new
+        kind (DESIGN.md, "Wrapper verification and repair").
+
+        >>> index = KindIndex()
+        >>> old = index.route(page_signature("<body><h1>A</h1></body>", "http://s.example/book/a.html"))
+        >>> new = page_signature("<body><div><p>B</p></div></body>", "http://s.example/book/b.html")
+        >>> index.match(new)[0] is None, index.same_pattern(new) is old
+        (True, True)
+        """
+        if not _specific(signature.url_pattern):
+            return None
+        alike = [
+            kind
+            for kind in self._kinds.get(signature.domain, ())
+            if kind.url_pattern == signature.url_pattern
+        ]
+        return alike[0] if len(alike) == 1 else None
 
     def related(self, kind: PageKind) -> PageKind | None:
         """An earlier kind of the same site whose URL pattern is ``kind``'s,

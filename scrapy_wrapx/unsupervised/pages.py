@@ -21,7 +21,6 @@ from scrapy.http import TextResponse
 from scrapy.utils.defer import maybe_deferred_to_future
 
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.middlewares._responses import response_tree
 from scrapy_wrapx.unsupervised.capture import CAPTURE_META, FLUSH_META
 from scrapy_wrapx.unsupervised.kinds import (
     PageKind,
@@ -30,6 +29,7 @@ from scrapy_wrapx.unsupervised.kinds import (
     page_signature,
     url_pattern,
 )
+from scrapy_wrapx.unsupervised.responses import response_tree
 from scrapy_wrapx.workers.pool import WorkerPage, WorkerUnavailable
 
 if TYPE_CHECKING:

@@ -4,6 +4,14 @@ store (:mod:`scrapy_wrapx.unsupervised.kinds` holds the kinds themselves).
 Kinds unknown here are read from the store before a new one is founded, and
 after founding one the first fitting kind in the store's order wins, so
 processes that found a kind at the same time converge on one.
+
+A page that fits no kind but has the URL pattern of exactly one kind that
+has a template goes to that kind (:meth:`KindIndex.same_pattern`): the site
+was redesigned under the same URLs, so the page fails to match the kind's
+template and becomes a seed of its next version (re-induction keeps the
+field names), instead of founding a kind whose items would carry other
+names. A kind without a template yet has no redesign to show: the page
+founds its own kind, as pages of two templates sharing a URL shape must.
 """
 
 from __future__ import annotations
@@ -13,7 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from scrapy_wrapx.unsupervised.kinds import KindIndex, PageKind, kind_domain, new_kind
-from scrapy_wrapx.unsupervised.templates import KINDS
+from scrapy_wrapx.unsupervised.templates import KINDS, load_template
 
 if TYPE_CHECKING:
     from scrapy_wrapx.store import WrapxStore
@@ -35,6 +43,10 @@ class KindRouter:
         self.domains: set[str] = set()
         #: The kind that pages of a (domain, URL pattern) were routed to last.
         self._expected: dict[tuple[str, str], str] = {}
+        #: Kinds whose pages stopped fitting them (logged once each).
+        self._restructured: set[str] = set()
+        #: Kinds known to have a template (they keep it).
+        self._templated: set[str] = set()
 
     def route(self, signature: PageSignature) -> PageKind:
         """The page's kind: a known one it fits, else a new one."""
@@ -47,7 +59,7 @@ class KindRouter:
             self._load_kinds(domain)
             kind, _ = self.index.match(signature)
         if kind is None:
-            kind = self._found(signature)
+            kind = self._redesigned(signature) or self._found(signature)
         else:
             kind.remember(signature.paths)
         self._expected[domain, signature.url_pattern] = kind.key
@@ -62,6 +74,27 @@ class KindRouter:
         """The kinds among ``kind_keys`` of sites this crawl visits (a store
         may be shared with crawls of other sites)."""
         return [key for key in kind_keys if kind_domain(key) in self.domains]
+
+    def _redesigned(self, signature: PageSignature) -> PageKind | None:
+        """The kind ``signature``'s page is a redesign of, if any (see the
+        module doc)."""
+        kind = self.index.same_pattern(signature)
+        if kind is None:
+            return None
+        if kind.key not in self._templated:
+            if load_template(self.store, kind.key) is None:
+                return None
+            self._templated.add(kind.key)
+        if kind.key not in self._restructured:
+            self._restructured.add(kind.key)
+            logger.info(
+                "Pages of URL pattern %s no longer look like kind %s (first: %s): "
+                "routed to it, to be re-induced if they keep failing its template",
+                signature.url_pattern,
+                kind.key,
+                signature.url,
+            )
+        return kind
 
     def _found(self, signature: PageSignature) -> PageKind:
         founded = new_kind(signature)

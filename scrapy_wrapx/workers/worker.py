@@ -57,8 +57,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.dom import structure_paths
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.unsupervised.kinds import structure_paths
 from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,
     FrameDecoder,

@@ -1,4 +1,4 @@
-"""``python -m scrapy_wrapx.bench <benchmark> [options]``."""
+"""``python -m benchmarks <benchmark> [options]``."""
 
 from __future__ import annotations
 
@@ -6,18 +6,19 @@ import importlib
 import sys
 
 BENCHMARKS = {
-    "parse": "scrapy_wrapx.bench.parse",
-    "relocate": "scrapy_wrapx.bench.relocate",
-    "induce": "scrapy_wrapx.bench.induce",
-    "crawl": "scrapy_wrapx.bench.crawl",
-    "calibrate": "scrapy_wrapx.bench.calibrate",
+    "parse": "benchmarks.parse",
+    "relocate": "benchmarks.relocate",
+    "induce": "benchmarks.induce",
+    "crawl": "benchmarks.crawl",
+    "calibrate": "benchmarks.calibrate",
+    "naming": "benchmarks.naming",
 }
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] not in BENCHMARKS:
-        print(f"usage: python -m scrapy_wrapx.bench {{{','.join(BENCHMARKS)}}} [options]")
+        print(f"usage: python -m benchmarks {{{','.join(BENCHMARKS)}}} [options]")
         return 2
     module = importlib.import_module(BENCHMARKS[args[0]])
     return int(module.main(args[1:]) or 0)

@@ -1,4 +1,4 @@
-"""``python -m scrapy_wrapx.bench crawl``: the unsupervised mode in real crawls.
+"""``python -m benchmarks crawl``: the unsupervised mode in real crawls.
 
 SWDE pages (``--data``, e.g. ``shared/data/swde/book``) are served over HTTP
 on 127.0.0.1 by a server in its own process (``/<site>/`` lists the site's
@@ -10,7 +10,7 @@ crawls them, in a fresh process per crawl:
   throughput is responses per second over the crawl's elapsed time, medians
   reported, and their ratio (the goal is >= 0.8);
 * the items of the first crawl with the add-on are scored with the induction
-  benchmark's protocol (:mod:`scrapy_wrapx.bench.induce`: per attribute, the
+  benchmark's protocol (:mod:`benchmarks.induce`: per attribute, the
   field carrying it on most pages, then the share of pages where that field
   has the value), on the pages that were not seeds, next to the induction
   benchmark run in the same process on the same pages;
@@ -27,7 +27,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -35,21 +34,9 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-_PAGE_PATH = re.compile(r"^/[^/]+/[^/]+\.html$")
-
-#: Crawl settings shared by both modes: fast, local, no politeness delays.
-CRAWL_SETTINGS: dict[str, Any] = {
-    "LOG_LEVEL": "WARNING",
-    "TELNETCONSOLE_ENABLED": False,
-    "ROBOTSTXT_OBEY": False,
-    "CONCURRENT_REQUESTS": 16,
-    "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
-    "DOWNLOAD_DELAY": 0,
-    "COOKIES_ENABLED": False,
-}
-
+from tests.linkcrawl import run_crawl
+from tests.values import canon
 
 # Server -------------------------------------------------------------------
 
@@ -58,7 +45,7 @@ def serve(data: Path, port: int) -> None:
     """Serve SWDE sites until killed; prints the base URL first."""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    from scrapy_wrapx.bench._swde import load_sites
+    from benchmarks._swde import load_sites
 
     routes: dict[str, bytes] = {}
     for site in load_sites(data):
@@ -95,61 +82,6 @@ def serve(data: Path, port: int) -> None:
 # One crawl (in its own process) -------------------------------------------
 
 
-def run_crawl(
-    start_urls: list[str], addon: bool, settings: dict[str, Any], output: Path | None
-) -> dict[str, Any]:
-    """Crawl ``start_urls`` following links on 127.0.0.1; the crawl's stats."""
-    from scrapy import Request, Spider, signals
-    from scrapy.crawler import CrawlerProcess
-    from scrapy.http import HtmlResponse
-    from scrapy.linkextractors import LinkExtractor
-
-    extractor = LinkExtractor()
-
-    class LinkSpider(Spider):
-        """Follows every link on 127.0.0.1 and yields nothing of its own."""
-
-        name = "wrapx_bench"
-
-        async def start(self) -> Any:
-            for url in start_urls:
-                yield Request(url)
-
-        def parse(self, response: Any) -> Any:
-            if isinstance(response, HtmlResponse):
-                for link in extractor.extract_links(response):
-                    # Only the served pages: SWDE pages keep relative links
-                    # of their original sites, which would all be 404s here
-                    # (and allow_domains ignores hosts with a port).
-                    url = urlsplit(link.url)
-                    if url.hostname == "127.0.0.1" and _PAGE_PATH.match(url.path):
-                        yield Request(link.url)
-
-    all_settings = {**CRAWL_SETTINGS, **settings}
-    if addon:
-        all_settings["ADDONS"] = {"scrapy_wrapx.Addon": 0}
-    if output is not None:
-        all_settings["FEEDS"] = {str(output): {"format": "jsonlines", "overwrite": True}}
-    process = CrawlerProcess(settings=all_settings)
-    crawler = process.create_crawler(LinkSpider)
-    # CPU seconds of this process between the engine's start and the
-    # spider's close: the crawl's own work, startup left out.
-    cpu: dict[str, float] = {}
-    crawler.signals.connect(
-        lambda: cpu.setdefault("start", time.process_time()), signals.engine_started, weak=False
-    )
-    crawler.signals.connect(
-        lambda: cpu.setdefault("end", time.process_time()), signals.spider_closed, weak=False
-    )
-    process.crawl(crawler)
-    process.start()
-    assert crawler.stats is not None
-    stats = crawler.stats.get_stats()
-    result = {key: value for key, value in stats.items() if isinstance(value, (int, float, str))}
-    result["cpu_seconds"] = cpu.get("end", 0.0) - cpu.get("start", 0.0)
-    return result
-
-
 def _worker_cpu_seconds() -> float:
     """CPU seconds of the page workers of the crawl that ran in this
     process: its only children, which exit once their stdin is closed and
@@ -175,7 +107,7 @@ def _crawl_subprocess(
         }
     )
     done = subprocess.run(
-        [sys.executable, "-m", "scrapy_wrapx.bench.crawl", "_crawl", spec],
+        [sys.executable, "-m", "benchmarks.crawl", "_crawl", spec],
         capture_output=True,
         text=True,
         check=False,
@@ -193,7 +125,7 @@ def score_items(
     items: list[dict[str, Any]], base_url: str, data: Path, seed_urls: set[str]
 ) -> dict[str, Any]:
     """Items of the crawl with the add-on, scored like the induction benchmark."""
-    from scrapy_wrapx.bench.induce import _leak, _recovery, canon, swde_cases
+    from benchmarks.induce import _leak, _recovery, swde_cases
 
     results: dict[str, Any] = {}
     by_url = {item["url"]: item for item in items}
@@ -228,7 +160,7 @@ def score_items(
 
 
 def _lxml_ms(data: Path) -> float:
-    from scrapy_wrapx.bench._swde import load_sites
+    from benchmarks._swde import load_sites
     from scrapy_wrapx.dom import lxml_document
 
     times = []
@@ -256,17 +188,17 @@ def main(argv: list[str] | None = None) -> int:
         stats["worker_cpu_seconds"] = _worker_cpu_seconds()
         print(json.dumps(stats))
         return 0
-    parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench crawl")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks crawl")
     parser.add_argument("--data", type=Path, required=True, help="an SWDE vertical, e.g. swde/book")
     parser.add_argument("--repeat", type=int, default=3, help="crawls per mode")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(args_list)
 
-    from scrapy_wrapx.bench._swde import load_sites
-    from scrapy_wrapx.bench.induce import run_case, swde_cases
+    from benchmarks._swde import load_sites
+    from benchmarks.induce import run_case, swde_cases
 
     server = subprocess.Popen(
-        [sys.executable, "-m", "scrapy_wrapx.bench.crawl", "serve", str(args.data), "0"],
+        [sys.executable, "-m", "benchmarks.crawl", "serve", str(args.data), "0"],
         stdout=subprocess.PIPE,
         text=True,
     )

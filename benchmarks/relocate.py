@@ -1,6 +1,6 @@
 """Relocation benchmark (thesis §7.2-7.5, Dataset1 protocol; DESIGN.md).
 
-``python -m scrapy_wrapx.bench relocate --data ../shared/data/swde/book``
+``python -m benchmarks relocate --data ../shared/data/swde/book``
 
 Per site, page 0000 is the reference: for each attribute the target is the
 leaf whose text equals the attribute's ground-truth value (several values:
@@ -10,8 +10,11 @@ attribute) pairs follow eqs. 7.1-7.3, for: the absolute XPath, the
 id-based relative XPath (FirePath's ``//*[@id="..."]/...``), SSN, SSP,
 SSNP, the ``resolve`` policy of the targets middleware, and Scrapling's
 adaptive selectors and autoscraper when they are installed — on the plain
-variants and on seeded mutations of them (:mod:`.mutate`) at three
-severities. Times are medians per relocation next to lxml's parse time of
+variants and on seeded mutations of them (:mod:`tests.mutate`, the
+generator the locator was tuned on; its heavy level inserts look-alikes)
+at three severities — or, with ``--generator redesign2``, on the
+reporting-only redesigns of :mod:`benchmarks.redesign2`, which nothing is
+tuned on. Times are medians per relocation next to lxml's parse time of
 the same pages, measured in the same run.
 """
 
@@ -30,12 +33,13 @@ from typing import Any
 
 from lxml import etree
 
+from benchmarks import _adapters
+from benchmarks._swde import SwdeSite, load_sites, normalize_value
+from benchmarks.redesign2 import redesign
 from scrapy_wrapx import dom
-from scrapy_wrapx.bench import _adapters
-from scrapy_wrapx.bench._swde import SwdeSite, load_sites, normalize_value
-from scrapy_wrapx.bench.mutate import SEVERITIES, mutate
 from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.locate import HybridLocator, TargetReference
+from tests.mutate import SEVERITIES, mutate
 
 LOCATOR_METHODS = ("ssn", "ssp", "ssnp")
 THRESHOLDS = (0.5, 0.7, 0.9)
@@ -197,6 +201,7 @@ def run_site(
     methods: list[str],
     seed: int,
     radius: int,
+    generator: str = "mutate",
 ) -> dict[str, Any]:
     locators = {method: HybridLocator(method, radius=radius) for method in LOCATOR_METHODS}
     reference_page = site.pages[0]
@@ -222,7 +227,7 @@ def run_site(
         for page in site.pages[1:]:
             html = page.html
             if severity != "plain":
-                html = mutate(html, severity, seed=zlib.crc32(f"{seed}/{page.page_id}".encode()))
+                html = _redesigned(site, page.page_id, html, severity, seed, generator)
             started = time.perf_counter()
             dom.lxml_document(html, page.url)
             parse_lxml.append(time.perf_counter() - started)
@@ -248,6 +253,22 @@ def run_site(
             "_scores": scores,
         }
     return result
+
+
+def _redesigned(
+    site: SwdeSite, page_id: str, html: str, severity: str, seed: int, generator: str
+) -> str:
+    """The page put through ``generator`` at ``severity``; redesign2 keeps
+    every block that holds a ground-truth value of the page."""
+    page_seed = zlib.crc32(f"{seed}/{page_id}".encode())
+    if generator == "redesign2":
+        keep = frozenset(
+            fold_whitespace(value)
+            for values in site.truth.values()
+            for value in values.get(page_id) or []
+        )
+        return redesign(html, severity, seed=page_seed, keep=keep)
+    return mutate(html, severity, seed=page_seed)
 
 
 def _run(
@@ -277,7 +298,7 @@ def _run(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench relocate")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks relocate")
     parser.add_argument("--data", type=Path, required=True, help="an SWDE vertical directory")
     parser.add_argument("--variants", type=int, default=100, help="variant pages per site")
     parser.add_argument(
@@ -287,6 +308,12 @@ def main(argv: list[str] | None = None) -> int:
         help="plain variants, one mutation severity, or all of them",
     )
     parser.add_argument("--seed", type=int, default=0, help="mutation seed")
+    parser.add_argument(
+        "--generator",
+        default="mutate",
+        choices=["mutate", "redesign2"],
+        help="redesign generator: tests.mutate (tuned on) or redesign2 (reporting only)",
+    )
     parser.add_argument("--radius", type=int, default=10, help="neighbour zone radius")
     parser.add_argument(
         "--methods",
@@ -306,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     pooled: dict[str, dict[str, Score]] = {s: {m: Score() for m in methods} for s in severities}
     for site in sites:
         print(f"== {site.name}: reference {site.pages[0].page_id}, {len(site.pages) - 1} variants")
-        site_result = run_site(site, severities, methods, args.seed, args.radius)
+        site_result = run_site(site, severities, methods, args.seed, args.radius, args.generator)
         print(f"   reference JSON bytes: {site_result['reference_bytes']}")
         for severity, data in site_result["severities"].items():
             scores = data.pop("_scores")

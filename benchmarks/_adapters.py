@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy_wrapx.dom import fold_whitespace
 
 if TYPE_CHECKING:
-    from scrapy_wrapx.bench.relocate import SiteTarget
+    from benchmarks.relocate import SiteTarget
 
 ADAPTERS = {"scrapling": "scrapling", "autoscraper": "autoscraper"}
 Runner = Callable[["SiteTarget", str, str], list[str]]

@@ -1,6 +1,6 @@
 """Fit the locator's confidence model on synthetic data (never on SWDE).
 
-``python -m scrapy_wrapx.bench.calibrate [--seeds 40] [--holdout 12]``
+``python -m benchmarks.calibrate [--seeds 40] [--holdout 12]``
 
 The hybrid locator reports P(correct) through a logistic model of its
 evidence (:mod:`scrapy_wrapx.locate.confidence`). This script regenerates
@@ -12,12 +12,18 @@ benchmark's SWDE pages stay unseen:
   design and relocated on other pages of the same design and of the other
   one (a redesign, in both directions);
 * every variant page is, by a seeded draw, left plain or put through
-  :func:`scrapy_wrapx.bench.mutate.mutate` at one of its three severities;
+  :func:`tests.mutate.mutate` at one of its three severities;
 * targets are every detail field the reference page shows (single values,
   the author list, the cover's ``src``), a record's field on a catalogue
   page (a member of a repeated structure) and all titles of a catalogue
   page (a list). Fields absent on the variant (no rating, no date) are
-  where every answer is wrong: the model must learn to doubt there too.
+  where every answer is wrong: the model must learn to doubt there too;
+* the generated shop of :mod:`tests.shop` (seeds from
+  :data:`SHOP_SEEDS` on, never the seeds its tests crawl), its targets
+  taken on the first design and relocated on the first design and on its
+  redesign (a struck-through old price before the price, a promo heading,
+  new spec rows, divs for tables, optional parts absent), as the targets
+  middleware asks: single targets as single.
 
 Each answer (rank 0) of each method is one sample: its evidence and
 whether its value is in the variant's truth. The model is an L2-regularised
@@ -31,35 +37,22 @@ thresholds. The printed ``COEFFICIENTS`` block goes into
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
-from collections.abc import Sequence
+from typing import Any
 
-from scrapy_wrapx import dom
-from scrapy_wrapx.bench.mutate import SEVERITIES, mutate
+from scrapy_wrapx import Target, dom
 from scrapy_wrapx.demo.site import DETAIL_FIELDS, DemoSite, build_site
 from scrapy_wrapx.dom import fold_whitespace
 from scrapy_wrapx.locate import HybridLocator, TargetReference
 from scrapy_wrapx.locate import confidence as model
+from tests.calibration import THRESHOLDS, Sample, fit, leaf_xpaths, report
+from tests.mutate import SEVERITIES, mutate
+from tests.shop import build_shop, shop_targets
 
 METHODS = ("ssnp", "ssn", "ssp")
-THRESHOLDS = (0.5, 0.7, 0.9)
-Sample = tuple[tuple[float, ...], int]
-
-
-def _leaf_xpaths(tree: dom.PageTree, values: Sequence[str]) -> list[str]:
-    """Absolute XPaths of the first leaf holding each value (the benchmark's
-    way of turning ground truth into a stored selector)."""
-    xpaths: list[str] = []
-    used: set[int] = set()
-    for value in values:
-        for leaf in tree.leaves:
-            if leaf.index not in used and fold_whitespace(leaf.value) == value:
-                used.add(leaf.index)
-                xpaths.append(leaf.xpath)
-                break
-    return xpaths
+#: Shop seeds start here: far from the seeds the shop tests crawl.
+SHOP_SEEDS = 1000
 
 
 def _variant(html: str, rng: random.Random) -> str:
@@ -81,7 +74,66 @@ def samples_for_seed(seed: int, variants: int = 8) -> dict[str, list[Sample]]:
             variant_site = designs[var_design]
             _detail_samples(reference_site, variant_site, rng, variants, locators, found)
             _list_samples(reference_site, variant_site, rng, locators, found)
+    _shop_samples(SHOP_SEEDS + seed, rng, variants, locators, found)
     return found
+
+
+def _shop_samples(
+    seed: int,
+    rng: random.Random,
+    variants: int,
+    locators: dict[str, HybridLocator],
+    found: dict[str, list[Sample]],
+) -> None:
+    """Targets of a generated shop, relocated on both of its designs."""
+    original, _ = build_shop(seed)
+    redesigned, _ = build_shop(seed, redesigned=True)
+    paths = list(original)
+    references = _shop_references(original, rng, locators["ssnp"])
+    for path in rng.sample(paths, k=min(2 * variants, len(paths))):
+        site = redesigned if rng.random() < 0.7 else original
+        variant = dom.parse(_variant(site[path].html, rng))
+        truth = site[path].truth
+        for name, (reference, many) in references.items():
+            want = truth[name]
+            wanted = set(want) if isinstance(want, list) else {want} if want else set()
+            _score(reference, variant, wanted, locators, found, many)
+
+
+def _shop_references(
+    original: dict[str, Any], rng: random.Random, locator: HybridLocator
+) -> dict[str, tuple[TargetReference, bool]]:
+    """Each declared shop target's reference, from a random page of the
+    first design where it is found (a list's, where it has most members)."""
+    declared = shop_targets("-", "-")  # examples: each reference page's own values
+    references: dict[str, tuple[TargetReference, bool]] = {}
+    pages = list(original.values())
+    rng.shuffle(pages)
+    for name, target in declared.items():
+        best: TargetReference | None = None
+        for product in pages:
+            reference = _shop_reference(locator, product, name, target)
+            if reference is not None and (
+                best is None or len(reference.targets) > len(best.targets)
+            ):
+                best = reference
+            if best is not None and not target.is_list:
+                break
+        if best is not None:
+            references[name] = (best, target.is_list)
+    return references
+
+
+def _shop_reference(
+    locator: HybridLocator, product: Any, name: str, target: Target
+) -> TargetReference | None:
+    try:
+        if target.example is not None:
+            return locator.reference_by_example(product.html, product.truth[name])
+        assert target.selector is not None
+        return locator.reference(product.html, target.selector)
+    except ValueError:
+        return None
 
 
 def _detail_samples(
@@ -98,7 +150,7 @@ def _detail_samples(
     targets = []
     for name in DETAIL_FIELDS:
         values = reference_site.truth[reference_path][name]
-        xpaths = _leaf_xpaths(tree, values)
+        xpaths = leaf_xpaths(tree, values)
         if xpaths:
             reference = locators["ssnp"].reference(tree, " | ".join(xpaths))
             targets.append((name, reference))
@@ -124,11 +176,11 @@ def _list_samples(
     targets = []
     number = rng.randrange(len(records))
     for name in ("title", "price", "author"):
-        xpaths = _leaf_xpaths(tree, records[number][name])
+        xpaths = leaf_xpaths(tree, records[number][name])
         if xpaths:
             reference = locators["ssnp"].reference(tree, " | ".join(xpaths))
             targets.append((f"{name}:{number}", reference))
-    titles = _leaf_xpaths(tree, [record["title"][0] for record in records])
+    titles = leaf_xpaths(tree, [record["title"][0] for record in records])
     if len(titles) > 1:
         targets.append(("titles", locators["ssnp"].reference(tree, " | ".join(titles))))
     for path in pages:
@@ -154,128 +206,18 @@ def _score(
     truth: set[str],
     locators: dict[str, HybridLocator],
     found: dict[str, list[Sample]],
+    many: bool | None = None,
 ) -> None:
     for method, locator in locators.items():
-        for candidate in locator.locate(reference, variant):
+        for candidate in locator.locate(reference, variant, many=many):
             if candidate.rank != 0 or candidate.evidence is None:
                 continue
             correct = int(fold_whitespace(candidate.text) in truth)
             found[method].append((tuple(candidate.evidence), correct))
 
 
-def fit(data: Sequence[Sample], l2: float = 1.0, iterations: int = 50) -> list[float]:
-    """Logistic regression by Newton's method: intercept, then weights.
-    ``l2`` penalises the weights (not the intercept), which keeps them
-    finite where a feature separates the synthetic data perfectly."""
-    size = len(data[0][0]) + 1
-    weights = [0.0] * size
-    rows = [((1.0, *features), label) for features, label in data]
-    for _ in range(iterations):
-        gradient = [0.0] * size
-        hessian = [[0.0] * size for _ in range(size)]
-        for x, label in rows:
-            p = _sigmoid(sum(w * v for w, v in zip(weights, x, strict=True)))
-            error = p - label
-            curvature = p * (1 - p)
-            for i in range(size):
-                xi = x[i]
-                if xi == 0.0:
-                    continue
-                gradient[i] += error * xi
-                row = hessian[i]
-                factor = curvature * xi
-                for j in range(i, size):
-                    row[j] += factor * x[j]
-        for i in range(size):
-            for j in range(i):
-                hessian[i][j] = hessian[j][i]
-        for i in range(1, size):
-            gradient[i] += l2 * weights[i]
-            hessian[i][i] += l2
-        hessian[0][0] += 1e-9
-        step = _solve(hessian, gradient)
-        weights = [w - s for w, s in zip(weights, step, strict=True)]
-        if max(abs(s) for s in step) < 1e-7:
-            break
-    return weights
-
-
-def _sigmoid(z: float) -> float:
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (the system is small)."""
-    size = len(vector)
-    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
-    for column in range(size):
-        pivot = max(range(column, size), key=lambda r: abs(a[r][column]))
-        a[column], a[pivot] = a[pivot], a[column]
-        head = a[column][column]
-        for r in range(column + 1, size):
-            factor = a[r][column] / head
-            if factor:
-                for c in range(column, size + 1):
-                    a[r][c] -= factor * a[column][c]
-    solution = [0.0] * size
-    for r in range(size - 1, -1, -1):
-        total = a[r][size] - sum(a[r][c] * solution[c] for c in range(r + 1, size))
-        solution[r] = total / a[r][r]
-    return solution
-
-
-def report(weights: Sequence[float], data: Sequence[Sample]) -> dict[str, float]:
-    """Calibration of ``weights`` on ``data``: log loss, Brier score,
-    expected calibration error (10 bins) and precision/share above the
-    benchmark's thresholds."""
-    probabilities = [
-        _sigmoid(weights[0] + sum(w * v for w, v in zip(weights[1:], x, strict=True)))
-        for x, _ in data
-    ]
-    labels = [label for _, label in data]
-    eps = 1e-12
-    result = {
-        "samples": float(len(data)),
-        "accuracy": sum(labels) / len(labels),
-        "log_loss": -sum(
-            math.log(max(p, eps)) if y else math.log(max(1 - p, eps))
-            for p, y in zip(probabilities, labels, strict=True)
-        )
-        / len(data),
-        "brier": sum((p - y) ** 2 for p, y in zip(probabilities, labels, strict=True)) / len(data),
-        "ece": expected_calibration_error(probabilities, labels),
-    }
-    for threshold in THRESHOLDS:
-        above = [y for p, y in zip(probabilities, labels, strict=True) if p >= threshold]
-        result[f"precision@{threshold}"] = sum(above) / len(above) if above else float("nan")
-        result[f"share@{threshold}"] = len(above) / len(data)
-    return result
-
-
-def expected_calibration_error(
-    probabilities: Sequence[float], labels: Sequence[int], bins: int = 10
-) -> float:
-    """Mean |confidence - accuracy| over equal-width bins, weighed by size."""
-    total = 0.0
-    for number in range(bins):
-        low, high = number / bins, (number + 1) / bins
-        members = [
-            (p, y)
-            for p, y in zip(probabilities, labels, strict=True)
-            if low <= p < high or (number == bins - 1 and p == 1.0)
-        ]
-        if members:
-            mean_p = sum(p for p, _ in members) / len(members)
-            mean_y = sum(y for _, y in members) / len(members)
-            total += len(members) * abs(mean_p - mean_y)
-    return total / len(probabilities) if probabilities else 0.0
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench.calibrate")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.calibrate")
     parser.add_argument("--seeds", type=int, default=40, help="training bookstores")
     parser.add_argument("--holdout", type=int, default=12, help="held-out bookstores")
     parser.add_argument("--variants", type=int, default=8, help="variant pages per pair")
@@ -316,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             f"ECE {scores['ece']:.3f}\n#   {thresholds}"
         )
     print(
-        "# python -m scrapy_wrapx.bench.calibrate "
+        "# python -m benchmarks.calibrate "
         f"--seeds {args.seeds} --holdout {args.holdout} "
         f"--variants {args.variants} --l2 {args.l2}"
     )

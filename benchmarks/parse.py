@@ -1,4 +1,4 @@
-"""``python -m scrapy_wrapx.bench parse --data ../shared/data/swde/book``.
+"""``python -m benchmarks parse --data ../shared/data/swde/book``.
 
 How much does the normalized page tree cost over plain parsing? Every
 algorithm starts with :func:`scrapy_wrapx.dom.parse`, and a crawler already
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import lxml.html
 
+from benchmarks._swde import SwdeSite, load_sites
 from scrapy_wrapx import dom
-from scrapy_wrapx.bench._swde import SwdeSite, load_sites
 
 __all__ = ["GOAL_RATIO", "SiteTiming", "main", "time_site"]
 
@@ -95,7 +95,7 @@ def time_site(site: SwdeSite, repeat: int) -> SiteTiming:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m scrapy_wrapx.bench parse",
+        prog="python -m benchmarks parse",
         description="Time scrapy_wrapx.dom.parse against lxml.html.fromstring per page.",
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="an SWDE vertical")

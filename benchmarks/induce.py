@@ -1,4 +1,4 @@
-"""``python -m scrapy_wrapx.bench induce``: the induction protocol of DESIGN.md.
+"""``python -m benchmarks induce``: the induction protocol of DESIGN.md.
 
 Per site, induce a template from the first ``--seeds`` pages (0000-0004) and
 extract every other page. An attribute value counts as recovered when it
@@ -12,8 +12,21 @@ unmatched pages, induction seconds, and median per-page times — extraction
 from HTML (parse included), extraction from an already parsed tree, the
 normalized parse, and lxml's own parse of the same page in the same run.
 
+Item figures, on the items a user gets (:func:`build_item`): the share of
+ground-truth values recovered *exactly* in one field per attribute (only
+whitespace folded and a leading "Label:" dropped, so a value that lost its
+unit does not count), the template share of an item's values with per-page
+tokens normalised (session ids, tracking parameters: see
+:mod:`scrapy_wrapx.induction._pagetokens`), non-empty fields per item, and
+partial items (pages that failed the template, emitted with what matched).
+
 The fixture site (:func:`scrapy_wrapx.demo.site.build_site`) runs through the
 same protocol on its detail pages, where the truth is exact.
+
+Sites are *tuning* sites (SWDE book, the fixture: the ones the rules were
+developed on) or *reporting* sites (every other vertical, read from
+``benchmarks/data/swde/<vertical>/<site>/`` when it exists): the summary keeps
+them apart.
 """
 
 from __future__ import annotations
@@ -26,21 +39,38 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scrapy_wrapx.dom import fold_whitespace, lxml_document, parse
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagetokens import normalize, tree_tokens
+from scrapy_wrapx.unsupervised.items import ITEM_KEYS, build_item
+from tests.values import canon
+
+if TYPE_CHECKING:
+    from scrapy_wrapx.template import Extraction, Template
 
 #: A value carried on at least this share of pages by a field that matches
 #: no attribute is template text leaking into the data.
 LEAK_SHARE = 0.9
+#: Where the other SWDE verticals are fetched to (``<vertical>/<site>/``).
+EXTRA_DATA = Path(__file__).parent / "data" / "swde"
+#: The verticals the rules were tuned on; every other one is reporting only.
+TUNING_VERTICALS = ("book", "fixture")
+#: A leading label, the one part of a value a person does not miss (SWDE's
+#: truth keeps the ": " of some labels, ": 9780505528490": dropped too).
+_LEADING_LABEL = re.compile(r"^(?:[^\W\d_][^:]{0,30}?)?:\s*")
 
-_EDGE_PUNCT = re.compile(r"^[\W_]+|[\W_]+$")
 
+def exact_form(value: str) -> str:
+    """A value as compared for exact recovery: whitespace folded, a leading
+    "Label:" dropped, nothing else (a unit must be there).
 
-def canon(value: str) -> str:
-    return _EDGE_PUNCT.sub("", fold_whitespace(value))
+    >>> exact_form("Weight: 469 g"), exact_form(": June 2010"), exact_form("469")
+    ('469 g', 'June 2010', '469')
+    """
+    return _LEADING_LABEL.sub("", fold_whitespace(value)).strip()
 
 
 @dataclass
@@ -50,6 +80,11 @@ class Case:
     name: str
     pages: list[tuple[str, str, str]]
     truth: dict[str, dict[str, list[str]]]
+    vertical: str = "book"
+
+    @property
+    def tuning(self) -> bool:
+        return self.vertical in TUNING_VERTICALS
 
 
 def _timed(function: Any, *args: Any, repeat: int = 3) -> tuple[float, Any]:
@@ -71,6 +106,9 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
     induce_seconds = time.perf_counter() - start
     times: dict[str, list[float]] = defaultdict(list)
     extracted: dict[str, dict[str, list[str]]] = {}
+    normalized: dict[str, dict[str, list[str]]] = {}
+    exact: dict[str, dict[str, list[str]]] = {}
+    item_fields: list[int] = []
     unmatched = 0
     scores = []
     for page_id, url, html in rest:
@@ -82,13 +120,17 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
         times["parse_ms"].append(parse_ms)
         times["extract_tree_ms"].append(tree_ms)
         times["extract_html_ms"].append(total_ms)
-        extracted[page_id] = {
-            name: [canon(v) for v in values] for name, values in ex.fields.items()
-        }
+        extracted[page_id] = _forms(ex.fields, canon)
+        tokens = tree_tokens(tree)
+        normalized[page_id] = _forms(ex.fields, lambda v, t=tokens: canon(normalize(v, t)))
+        exact[page_id] = _forms(ex.fields, exact_form)
+        item_fields.append(nonempty_fields(ex, template))
         unmatched += not ex.matched
         scores.append(ex.score)
     recovery, chosen = _recovery(case, extracted)
+    exact_recovery, exact_chosen = _recovery(case, exact, exact_form)
     leaked, total_values = _leak(extracted, set(chosen.values()))
+    template_values, _ = _leak(normalized, set(chosen.values()) | set(exact_chosen.values()))
     stability = _stability(case, template, seeds, extracted)
     medians = {key: statistics.median(values) for key, values in times.items()}
     return {
@@ -98,12 +140,19 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
         "fields": len(template.field_names),
         "recovered": recovery,
         "fields_chosen": chosen,
-        "leaked_share": leaked / total_values if total_values else 0.0,
+        "recovered_exact": exact_recovery,
+        "fields_chosen_exact": exact_chosen,
+        "template_share": _share(template_values, total_values),
+        "item_fields_median": statistics.median(item_fields or [0]),
+        "item_fields_max": max(item_fields, default=0),
+        "vertical": case.vertical,
+        "tuning": case.tuning,
+        "leaked_share": _share(leaked, total_values),
         "leaked_values": leaked,
         "extracted_values": total_values,
         "unmatched_pages": unmatched,
-        "unmatched_share": unmatched / len(rest) if rest else 0.0,
-        "median_score": statistics.median(scores) if scores else 0.0,
+        "unmatched_share": _share(unmatched, len(rest)),
+        "median_score": statistics.median(scores or [0.0]),
         **stability,
         "induce_seconds": induce_seconds,
         **medians,
@@ -112,15 +161,30 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
     }
 
 
+def _forms(fields: dict[str, list[str]], form: Any) -> dict[str, list[str]]:
+    return {name: [form(v) for v in values] for name, values in fields.items()}
+
+
+def _share(part: float, whole: float) -> float:
+    return part / whole if whole else 0.0
+
+
+def nonempty_fields(extraction: Extraction, template: Template) -> int:
+    """How many data keys of the page's item hold something (a record set
+    counts once, as a user sees it)."""
+    item = build_item(None, "", "", 0, extraction, template)
+    return sum(1 for key, value in item.items() if key not in ITEM_KEYS and value)
+
+
 def _recovery(
-    case: Case, extracted: dict[str, dict[str, list[str]]]
+    case: Case, extracted: dict[str, dict[str, list[str]]], form: Any = canon
 ) -> tuple[dict[str, float], dict[str, str]]:
     recovery: dict[str, float] = {}
     chosen: dict[str, str] = {}
     for attr, by_page in sorted(case.truth.items()):
         votes: Counter[str] = Counter()
         for page_id, fields in extracted.items():
-            wanted = {canon(v) for v in by_page.get(page_id, [])} - {""}
+            wanted = {form(v) for v in by_page.get(page_id, [])} - {""}
             for name, values in fields.items():
                 if wanted & set(values):
                     votes[name] += 1
@@ -131,7 +195,7 @@ def _recovery(
         chosen[attr] = field
         found = total = 0
         for page_id, fields in extracted.items():
-            wanted_values = [canon(v) for v in by_page.get(page_id, []) if canon(v)]
+            wanted_values = [form(v) for v in by_page.get(page_id, []) if form(v)]
             have = set(fields.get(field, []))
             total += len(wanted_values)
             found += sum(1 for v in wanted_values if v in have)
@@ -195,13 +259,40 @@ def _leak(extracted: dict[str, dict[str, list[str]]], data_fields: set[str]) -> 
     return leaked, total
 
 
-def swde_cases(data: Path) -> list[Case]:
-    from scrapy_wrapx.bench._swde import load_sites
+def _load_site(site_dir: Path) -> Any:
+    """One site, its pages in ``pages/`` (``shared/data``) or beside its
+    ``groundtruth/`` (``benchmarks/data``)."""
+    from benchmarks._swde import SwdeSite, load_site, read_page, read_truth
 
-    return [
-        Case(site.name, [(p.page_id, p.url, p.html) for p in site.pages], site.truth)
-        for site in load_sites(data)
-    ]
+    if (site_dir / "pages").is_dir():
+        return load_site(site_dir)
+    site = SwdeSite(site_dir.name, [read_page(p) for p in sorted(site_dir.glob("*.htm"))])
+    for truth_path in sorted((site_dir / "groundtruth").glob("*.txt")):
+        site.truth[truth_path.stem] = read_truth(truth_path)
+    return site
+
+
+def _site_dirs(data: Path) -> list[Path]:
+    return sorted(
+        path
+        for path in data.iterdir()
+        if (path / "pages").is_dir() or (path.is_dir() and any(path.glob("*.htm")))
+    )
+
+
+def swde_cases(data: Path, min_pages: int = 0) -> list[Case]:
+    """The sites of one vertical directory (``swde/book``), or of every
+    vertical under a root (``benchmarks/data/swde``); sites with fewer than
+    ``min_pages`` pages are left out (still being fetched)."""
+    verticals = [data] if _site_dirs(data) else sorted(p for p in data.iterdir() if p.is_dir())
+    cases = []
+    for vertical in verticals:
+        for site_dir in _site_dirs(vertical):
+            site = _load_site(site_dir)
+            if len(site.pages) >= max(min_pages, 1):
+                pages = [(p.page_id, p.url, p.html) for p in site.pages]
+                cases.append(Case(site.name, pages, site.truth, vertical.name))
+    return cases
 
 
 def fixture_case(books: int = 60) -> Case:
@@ -213,7 +304,7 @@ def fixture_case(books: int = 60) -> Case:
     for path in site.detail_pages:
         for attr, values in site.truth[path].items():
             truth[attr][path] = [fold_whitespace(v) for v in values]
-    return Case("fixture", pages, dict(truth))
+    return Case("fixture", pages, dict(truth), "fixture")
 
 
 def _record_values(record: dict[str, Any]) -> set[str]:
@@ -252,61 +343,106 @@ def fixture_list_check(books: int = 60, seeds: int = 3) -> dict[str, float]:
     return {attr: found[attr] / total[attr] for attr in sorted(total)}
 
 
+def _print_result(result: dict[str, Any]) -> None:
+    split = "tuning" if result["tuning"] else "reporting"
+    print(
+        f"== {result['vertical']}/{result['site']} ({split}): {result['pages']} pages,"
+        f" {result['fields']} fields, induction {result['induce_seconds']:.2f}s"
+    )
+    for attr, share in result["recovered"].items():
+        print(
+            f"  {attr:<18} recovered {share:.3f}  field {result['fields_chosen'].get(attr)!r};"
+            f" exact {result['recovered_exact'].get(attr, 0.0):.3f}"
+            f"  field {result['fields_chosen_exact'].get(attr)!r}"
+        )
+    print(
+        f"  leaked {result['leaked_share']:.4f} ({result['leaked_values']}/"
+        f"{result['extracted_values']}), template values (tokens normalised)"
+        f" {result['template_share']:.4f}, non-empty fields per item median"
+        f" {result['item_fields_median']} max {result['item_fields_max']}"
+    )
+    print(
+        f"  unmatched (partial items) {result['unmatched_pages']}"
+        f" ({result['unmatched_share']:.3f}), median score {result['median_score']:.3f}"
+    )
+    if "names_stable" in result:
+        print(
+            f"  field names stable on re-induction from the next {result['seeds']} pages:"
+            f" {result['names_stable']:.3f} of attributes"
+            f" {result['names_stable_differ'] or ''}, with previous="
+            f" {result['names_stable_previous']:.3f}"
+            f" {result['names_stable_previous_differ'] or ''}"
+        )
+    print(
+        f"  median ms: lxml {result['lxml_parse_ms']:.2f}, parse {result['parse_ms']:.2f},"
+        f" extract(tree) {result['extract_tree_ms']:.2f}"
+        f" ({result['extract_tree_x_lxml']:.2f}x), extract(html)"
+        f" {result['extract_html_ms']:.2f} ({result['extract_html_x_lxml']:.2f}x)"
+    )
+
+
+def _summary(swde: list[dict[str, Any]]) -> dict[str, Any]:
+    """Means over the sites of one split."""
+    pairs = [share for r in swde for share in r["recovered"].values()]
+    exact = [r["recovered_exact"].get(attr, 0.0) for r in swde for attr in r["recovered"]]
+    return {
+        "pairs": len(pairs),
+        "recovered": statistics.mean(pairs or [0.0]),
+        "min": min(pairs, default=0.0),
+        "exact": statistics.mean(exact or [0.0]),
+        "pages": sum(r["pages"] for r in swde),
+        "template": statistics.mean(r["template_share"] for r in swde),
+        "fields": statistics.median(r["item_fields_median"] for r in swde),
+        "unmatched": sum(r["unmatched_pages"] for r in swde),
+    }
+
+
+def _print_summary(results: list[dict[str, Any]], tuning: bool) -> None:
+    swde = [r for r in results if r["site"] != "fixture"]
+    if not swde:
+        return
+    m = _summary(swde)
+    print(
+        f"SWDE {'tuning' if tuning else 'reporting'} ({len(swde)} sites, {m['pages']} pages):"
+        f" mean recovered {m['recovered']:.3f} (exact {m['exact']:.3f}) over {m['pairs']}"
+        f" pairs, min {m['min']:.3f}; template values {m['template']:.4f};"
+        f" fields per item {m['fields']}; unmatched {m['unmatched']}/{m['pages']}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scrapy_wrapx.bench induce")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks induce")
     parser.add_argument("--data", type=Path, default=None, help="an SWDE vertical, e.g. swde/book")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3, help="timing runs per page (min taken)")
     parser.add_argument("--no-fixture", action="store_true")
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        default=EXTRA_DATA,
+        help="other verticals (<vertical>/<site>/NNNN.htm), reporting only",
+    )
+    parser.add_argument("--min-pages", type=int, default=20, help="skip smaller extra sites")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     cases = swde_cases(args.data) if args.data is not None else []
+    if args.extra is not None and args.extra.is_dir():
+        cases.extend(swde_cases(args.extra, args.min_pages))
     if not args.no_fixture:
         cases.append(fixture_case())
     results = []
     for case in cases:
         result = run_case(case, args.seeds, args.repeat)
         results.append(result)
-        print(
-            f"== {result['site']}: {result['pages']} pages, {result['fields']} fields, "
-            f"induction {result['induce_seconds']:.2f}s"
-        )
-        for attr, share in result["recovered"].items():
-            print(
-                f"  {attr:<18} recovered {share:.3f}  field {result['fields_chosen'].get(attr)!r}"
-            )
-        print(
-            f"  leaked {result['leaked_share']:.4f} ({result['leaked_values']}/"
-            f"{result['extracted_values']}), unmatched {result['unmatched_pages']}"
-            f" ({result['unmatched_share']:.3f}), median score {result['median_score']:.3f}"
-        )
-        if "names_stable" in result:
-            print(
-                f"  field names stable on re-induction from the next {result['seeds']} pages:"
-                f" {result['names_stable']:.3f} of attributes"
-                f" {result['names_stable_differ'] or ''}, with previous="
-                f" {result['names_stable_previous']:.3f}"
-                f" {result['names_stable_previous_differ'] or ''}"
-            )
-        print(
-            f"  median ms: lxml {result['lxml_parse_ms']:.2f}, parse {result['parse_ms']:.2f},"
-            f" extract(tree) {result['extract_tree_ms']:.2f}"
-            f" ({result['extract_tree_x_lxml']:.2f}x), extract(html)"
-            f" {result['extract_html_ms']:.2f} ({result['extract_html_x_lxml']:.2f}x)"
-        )
+        _print_result(result)
     if not args.no_fixture:
         shares = fixture_list_check()
         print(
             "== fixture list pages: records recovered "
             + ", ".join(f"{attr} {share:.3f}" for attr, share in shares.items())
         )
-    swde = [r for r in results if r["site"] != "fixture"]
-    pairs = [share for r in swde for share in r["recovered"].values()]
-    if pairs:
-        print(
-            f"SWDE: mean recovered {statistics.mean(pairs):.3f} over {len(pairs)} pairs,"
-            f" min {min(pairs):.3f}"
-        )
+    for tuning in (True, False):
+        _print_summary([r for r in results if r["tuning"] == tuning], tuning)
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2))
     return 0

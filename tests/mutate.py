@@ -2,7 +2,10 @@
 
 Real redesigns wrap content in new containers, insert blocks and table
 cells, rename or drop classes and ids, and turn layout tables into divs
-(DESIGN.md, "Benchmarks"). :func:`mutate` applies a mix of those to a page
+(DESIGN.md, "Benchmarks"); the heavy severity also inserts *look-alikes*:
+a copy of a heading, row, cell or list item, its texts replaced by random
+texts of the same shape, right before the original — the promo heading
+before the title, the new row above the ISBN row. :func:`mutate` applies a mix of those to a page
 at one of three severities, deterministically for a given seed, and never
 touches text: the page's data stays what it was, only the markup around it
 changes, so the ground truth of the original page still holds.
@@ -18,12 +21,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import dataclass
 
 from lxml import etree
 from lxml import html as lxml_html
 
-__all__ = ["SEVERITIES", "Severity", "mutate"]
+__all__ = [
+    "LOOKALIKE_TAGS",
+    "SEVERITIES",
+    "Severity",
+    "insert_lookalike",
+    "look_alike_text",
+    "mutate",
+]
 
 
 @dataclass(frozen=True)
@@ -35,12 +46,16 @@ class Severity:
     cells: int
     attributes: int
     tables_to_divs: int
+    #: Look-alikes inserted right before an element of their own tag.
+    lookalikes: int = 0
 
 
 SEVERITIES = {
     "light": Severity(wrappers=2, blocks=1, cells=1, attributes=2, tables_to_divs=0),
     "medium": Severity(wrappers=5, blocks=3, cells=2, attributes=8, tables_to_divs=0),
-    "heavy": Severity(wrappers=10, blocks=6, cells=4, attributes=20, tables_to_divs=1),
+    "heavy": Severity(
+        wrappers=10, blocks=6, cells=4, attributes=20, tables_to_divs=1, lookalikes=6
+    ),
 }
 
 _WORDS = [
@@ -92,6 +107,7 @@ def mutate(html: str, severity: str, seed: int = 0) -> str:
     if body is None:
         return html
     steps: list[tuple[int, Callable[[random.Random, etree._Element], None]]] = [
+        (plan.lookalikes, insert_lookalike),
         (plan.tables_to_divs, _table_to_divs),
         (plan.attributes, _change_attribute),
         (plan.cells, _insert_cell),
@@ -216,3 +232,64 @@ def _table_to_divs(rng: random.Random, body: etree._Element) -> None:
         element.tag = "div"
         existing = element.get("class")
         element.set("class", f"{existing} {css}" if existing else css)
+
+
+#: Tags whose elements get look-alikes: headings, rows, cells, list items
+#: and the small inline or block elements that hold one value.
+LOOKALIKE_TAGS = frozenset(
+    {"h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th", "li", "dt", "dd", "p", "span", "b", "a"}
+)
+#: A look-alike copies an element of at most this many descendants.
+_LOOKALIKE_SIZE = 12
+
+
+def look_alike_text(text: str, rng: random.Random) -> str:
+    """A random text of the same shape: every digit, lower- and upper-case
+    letter replaced by a random one of its kind; the rest kept.
+
+    >>> look_alike_text("ISBN-13: 978", random.Random(1))
+    'ESZY-14: 177'
+    """
+    out = []
+    for char in text:
+        if char.isdigit():
+            out.append(str(rng.randint(0, 9)))
+        elif char.isalpha() and char.isascii():
+            letter = chr(ord("a") + rng.randrange(26))
+            out.append(letter.upper() if char.isupper() else letter)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def insert_lookalike(rng: random.Random, body: etree._Element) -> None:
+    """Insert a look-alike of a random small element with text right
+    before it: the same tags, the texts replaced by
+    :func:`look_alike_text`."""
+    choices = [
+        element
+        for element in body.iter(*LOOKALIKE_TAGS)
+        if _has_text(element) and sum(1 for _ in element.iter()) <= _LOOKALIKE_SIZE
+    ]
+    if not choices:
+        return
+    element = rng.choice(choices)
+    copy = deepcopy(element)
+    _reshape_texts(copy, rng)
+    copy.tail = element.tail if element.tail and not element.tail.strip() else None
+    if "id" in copy.attrib:
+        del copy.attrib["id"]  # ids stay unique
+    element.addprevious(copy)
+
+
+def _reshape_texts(copy: etree._Element, rng: random.Random) -> None:
+    """Replace every text inside ``copy`` by a look-alike text."""
+    for node in copy.iter():
+        if node.text:
+            node.text = look_alike_text(node.text, rng)
+        if node.tail and node is not copy:
+            node.tail = look_alike_text(node.tail, rng)
+
+
+def _has_text(element: etree._Element) -> bool:
+    return any(text.strip() for text in element.itertext())

@@ -1,0 +1,453 @@
+"""Names a person would pick, from what the seed pages say about each field.
+
+:mod:`._naming` names fields from the template alone. Once the template
+exists, its fields' values on the seed pages show more, and a field takes
+the strongest name the evidence gives, in this order:
+
+1. the spider's own name: a declared target whose selector selects the
+   field's values on the seeds (:func:`target_names`);
+2. the page's label for the value (``Publisher:``, ``<th>``, ``<dt>``, a
+   bold lead-in), already found by :mod:`._naming`; a label of function
+   words only ("by") names nothing;
+3. semantic markup: the microdata, JSON-LD or OpenGraph key whose value the
+   field holds (:mod:`._semantic`), and for a heading the page ``<title>``
+   holds, ``title``;
+4. class and id words of the field's element and its two parents, layout
+   words (:data:`LAYOUT_WORDS`) left out; a link or image takes the name of
+   the text it holds (``author`` -> ``author_url``);
+5. the tag, as the last resort, never alone for a heading (``heading``).
+
+Names stay: with an older template of the kind, a field carried over by its
+data (:func:`._rename.keep_names`) or by its profile (label, semantic key,
+role, class words: :func:`._rename.carry_profiles`) keeps the old name, and
+names a user pinned win over all.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from scrapy_wrapx.dom import PageTree, fold_whitespace
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._naming import label_name, slug
+from scrapy_wrapx.induction._rename import carry_profiles, keep_names, rename_fields
+from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
+from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, Text, TNode
+
+#: Strength of each source of a name (see the module doc).
+TARGET, LABEL, SEMANTIC, CLASS, TAG = 5, 4, 3, 2, 1
+#: Share of the seed pages showing a field on which evidence must agree.
+AGREEMENT = 0.5
+#: Words of class and id values that name layout, not data.
+LAYOUT_WORDS = frozenset(
+    [
+        "block",
+        "body",
+        "box",
+        "clearfix",
+        "cleartype",
+        "col",
+        "column",
+        "container",
+        "content",
+        "data",
+        "details",
+        "div",
+        "field",
+        "fl",
+        "fr",
+        "holder",
+        "info",
+        "inner",
+        "item",
+        "left",
+        "main",
+        "middle",
+        "module",
+        "outer",
+        "pad",
+        "panel",
+        "right",
+        "row",
+        "section",
+        "span",
+        "text",
+        "txt",
+        "value",
+        "values",
+        "wrap",
+        "wrapper",
+    ]
+)
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: Key of :attr:`Template.meta` holding each field's naming profile.
+PROFILES = "naming"
+
+_WORDS = re.compile(r"[a-z]+")
+
+
+@dataclass
+class FieldContext:
+    """Where a field sits in the template: its element chain (the field's
+    own element last), and for an attribute field the names of the text
+    fields and the fixed text inside its element."""
+
+    info: FieldInfo
+    chain: list[Elem]
+    inner_field: str = ""
+    inner_text: str = ""
+    order: int = 0
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+def field_contexts(template: Template) -> dict[str, FieldContext]:
+    """Every field's :class:`FieldContext`, by name, in page order."""
+    by_slot = {(info.uid, info.slot): info for info in template.fields}
+    contexts: dict[str, FieldContext] = {}
+    stack: list[tuple[TNode, list[Elem]]] = [(template.root, [])]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, Elem):
+            chain = [*chain, node]
+            _elem_contexts(node, chain, by_slot, contexts)
+        elif isinstance(node, Text):
+            _text_contexts(node, chain, by_slot, contexts)
+        stack.extend((child, chain) for child in reversed(_template_children(node)))
+    for order, context in enumerate(contexts.values()):
+        context.order = order
+    return contexts
+
+
+def _template_children(node: TNode) -> list[TNode]:
+    if isinstance(node, (Elem, Set)):
+        return node.children
+    if isinstance(node, Opt):
+        return [node.child]
+    return []
+
+
+def _elem_contexts(
+    node: Elem,
+    chain: list[Elem],
+    by_slot: dict[tuple[int, str], FieldInfo],
+    contexts: dict[str, FieldContext],
+) -> None:
+    for attr in node.names:
+        info = by_slot.get((node.uid, attr))
+        if info is not None:
+            contexts[info.name] = _attr_context(info, node, chain)
+
+
+def _text_contexts(
+    node: Text,
+    chain: list[Elem],
+    by_slot: dict[tuple[int, str], FieldInfo],
+    contexts: dict[str, FieldContext],
+) -> None:
+    for slot in range(node.slots):
+        info = by_slot.get((node.uid, str(slot)))
+        if info is not None:
+            contexts[info.name] = FieldContext(info, chain)
+
+
+def _attr_context(info: FieldInfo, node: Elem, chain: list[Elem]) -> FieldContext:
+    context = FieldContext(info, chain)
+    for child in node.children:
+        inner = child.child if isinstance(child, Opt) else child
+        if isinstance(inner, Text) and inner.fixed and not context.inner_text:
+            context.inner_text = inner.parts[0] or ""
+        elif isinstance(inner, Text) and inner.names and not context.inner_field:
+            context.inner_field = next((n for n in inner.names if n), "")
+    return context
+
+
+def class_words(elem: Elem) -> str:
+    """The first class or id token of ``elem`` with a data word, as a name
+    (``product-author`` -> ``product_author``), else ``""``."""
+    for attr in ("itemprop", "class", "id", "name"):
+        value = elem.attrs.get(attr)
+        for token in (value or "").split():
+            name = slug(token)
+            if name and set(_WORDS.findall(name)) - LAYOUT_WORDS - {"product"}:
+                return name
+    return ""
+
+
+def _votes(counts: Counter[str], pages: int) -> str:
+    """The name most pages agree on, if enough of them do."""
+    if not counts:
+        return ""
+    name, count = min(counts.items(), key=lambda item: (-item[1], item[0]))
+    return name if count >= max(1, AGREEMENT * pages) else ""
+
+
+def semantic_name(values: Sequence[list[str]], evidence: Sequence[PageEvidence]) -> str:
+    """The semantic key whose values the field holds on most seed pages."""
+    counts: Counter[str] = Counter()
+    pages = 0
+    for page_values, page in zip(values, evidence, strict=True):
+        texts = [canon(v) for v in page_values if v.strip()]
+        if not texts:
+            continue
+        pages += 1
+        keys = set.intersection(*(page.keys.get(text, set()) for text in texts))
+        counts.update(keys)
+    return _votes(counts, pages)
+
+
+def in_title(values: Sequence[list[str]], evidence: Sequence[PageEvidence]) -> bool:
+    """Whether the page title holds the field's value on most seed pages."""
+    shown = [(v, e) for v, e in zip(values, evidence, strict=True) if v]
+    hits = sum(e.in_title(v[0]) for v, e in shown)
+    return bool(shown) and hits >= max(1, AGREEMENT * len(shown))
+
+
+def _class_name(context: FieldContext) -> str:
+    for elem in reversed(context.chain[-3:]):
+        words = class_words(elem)
+        if words:
+            return words
+    return ""
+
+
+def _attr_name(context: FieldContext, current: str) -> tuple[str, int]:
+    """A link or image named after what it holds (``author_url``), else
+    after its class words."""
+    suffix = "url" if context.info.slot == "href" else "image"
+    element = context.chain[-1]
+    base = context.inner_field or label_name(context.inner_text) or _class_name(context)
+    if element.tag == "img":
+        base = base or slug(element.attrs.get("alt") or "")
+    if base:
+        return (base if suffix in base.split("_") else f"{base}_{suffix}"), CLASS
+    return current, TAG
+
+
+def propose(
+    context: FieldContext, values: Sequence[list[str]], evidence: Sequence[PageEvidence]
+) -> tuple[str, int]:
+    """The best name the evidence gives the field, and its strength."""
+    info = context.info
+    if info.slot.isdigit() and label_name(info.label):
+        return info.name, LABEL
+    semantic = semantic_name(values, evidence)
+    context.evidence["key"] = semantic
+    if semantic:
+        return semantic, SEMANTIC
+    if not info.slot.isdigit():
+        return _attr_name(context, info.name)
+    tag = context.chain[-1].tag if context.chain else ""
+    if tag in HEADINGS and in_title(values, evidence):
+        context.evidence["role"] = "title"
+        return "title", SEMANTIC
+    words = _class_name(context)
+    if words:
+        return words, CLASS
+    return ("heading" if tag in HEADINGS else info.name), TAG
+
+
+def name_template(
+    template: Template,
+    trees: Sequence[PageTree],
+    previous: Template | None = None,
+    targets: Mapping[str, str] | None = None,
+    pinned: Mapping[str, str] | None = None,
+) -> None:
+    """Rename the fields of ``template`` (induced from ``trees``) after the
+    evidence of the pages, keeping ``previous``'s names for the same data,
+    the spider's ``targets`` (name -> XPath) and the user's ``pinned``
+    names (current or older name -> name); see the module doc."""
+    contexts = field_contexts(template)
+    values = [extract(template, tree).fields for tree in trees]
+    evidence = [page_evidence(tree) for tree in trees]
+    kept = set(previous.field_names) if previous is not None else set()
+    wanted: dict[str, str] = {}
+    title_taken = False
+    # Texts first: a link is named after the text it holds.
+    ordered = sorted(contexts.items(), key=lambda item: not item[1].info.slot.isdigit())
+    for name, context in ordered:
+        if name in kept:
+            continue
+        context.inner_field = wanted.get(context.inner_field, context.inner_field)
+        per_page = [page.get(name, []) for page in values]
+        proposal, _ = propose(context, per_page, evidence)
+        if proposal == "title":
+            proposal = proposal if not title_taken else "heading"
+            title_taken = True
+        wanted[name] = proposal
+    final = rename_fields(template, wanted)
+    contexts = {final.get(n, n): c for n, c in contexts.items()}
+    if previous is not None:
+        keep_names(template, previous, trees)
+        carry_profiles(template, previous, _profiles(contexts, template))
+    if targets:
+        rename_fields(template, target_names(template, trees, targets), force=True)
+    if pinned:
+        rename_fields(template, pinned_names(template, pinned), force=True)
+    profiles = _profiles(field_contexts(template), template)
+    _add_examples(profiles, template, trees)
+    template.meta[PROFILES] = profiles
+
+
+#: Example values kept per field for ``scrapy wrapx show``.
+EXAMPLES = 3
+#: Characters of an example value kept.
+EXAMPLE_CHARS = 60
+
+
+def _add_examples(profiles: dict[str, Any], template: Template, trees: Sequence[PageTree]) -> None:
+    """Record, per field, whether it holds a list (it repeats in a set, or
+    holds several values on a seed) and a few example values."""
+    in_sets = _names_in_sets(template)
+    for tree in trees:
+        for name, got in extract(template, tree).fields.items():
+            profile = profiles.get(name)
+            if profile is None:
+                continue
+            profile["many"] = profile.get("many", name in in_sets) or len(got) > 1
+            examples = profile.setdefault("examples", [])
+            for value in got:
+                short = fold_whitespace(value)[:EXAMPLE_CHARS]
+                if short and short not in examples and len(examples) < EXAMPLES:
+                    examples.append(short)
+
+
+def _names_in_sets(template: Template) -> set[str]:
+    names: set[str] = set()
+    stack: list[tuple[TNode, bool]] = [(template.root, False)]
+    while stack:
+        node, inside = stack.pop()
+        if isinstance(node, Text) and inside:
+            names.update(n for n in node.names if n)
+        elif isinstance(node, Elem):
+            if inside:
+                names.update(node.names.values())
+            stack.extend((child, inside) for child in node.children)
+        elif isinstance(node, Set):
+            stack.extend((child, True) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, inside))
+    return names
+
+
+def _profiles(contexts: Mapping[str, FieldContext], template: Template) -> dict[str, Any]:
+    """What named each field, stored with the template so that a later
+    version can recognize the field (:func:`._rename.carry_profiles`)."""
+    old = template.meta.get(PROFILES) or {}
+    profiles: dict[str, Any] = {}
+    for name, context in contexts.items():
+        words = sorted(
+            {w for e in context.chain[-3:] for w in _WORDS.findall(class_words(e))}
+            - LAYOUT_WORDS
+            - {"product"}
+        )
+        profile = {
+            "label": label_name(context.info.label),
+            "key": context.evidence.get("key", ""),
+            "role": context.evidence.get("role", ""),
+            "words": words,
+            "slot": "text" if context.info.slot.isdigit() else context.info.slot,
+            "tag": context.chain[-1].tag if context.chain else "",
+            "order": context.order,
+        }
+        previous = old.get(name) if isinstance(old, dict) else None
+        if isinstance(previous, dict):
+            for key in ("key", "role"):
+                profile[key] = profile[key] or previous.get(key, "")
+        profiles[name] = profile
+    return profiles
+
+
+def target_names(
+    template: Template, trees: Sequence[PageTree], targets: Mapping[str, str]
+) -> dict[str, str]:
+    """Field -> target name, for each target (name -> XPath) whose values
+    on the seeds a field holds on most pages where the target selects
+    something."""
+    values = [extract(template, tree).fields for tree in trees]
+    renamed: dict[str, str] = {}
+    for target, xpath in sorted(targets.items()):
+        counts: Counter[str] = Counter()
+        pages = 0
+        for tree, fields in zip(trees, values, strict=True):
+            selected = _select(tree, xpath)
+            if not selected:
+                continue
+            pages += 1
+            counts.update(
+                name
+                for name, got in fields.items()
+                if name not in renamed and selected & {canon(v) for v in got}
+            )
+        chosen = _votes(counts, pages)
+        if chosen:
+            renamed[chosen] = target
+    return renamed
+
+
+def _select(tree: PageTree, xpath: str) -> set[str]:
+    try:
+        result = tree.document.getroottree().getroot().xpath(xpath)
+    except etree.XPathError:
+        return set()
+    found: set[str] = set()
+    for item in result if isinstance(result, list) else [result]:
+        text = (
+            "".join(str(t) for t in item.itertext())
+            if isinstance(item, etree._Element)
+            else str(item)
+        )
+        if fold_whitespace(text):
+            found.add(canon(text))
+    return found
+
+
+def pinned_names(template: Template, pinned: Mapping[str, str]) -> dict[str, str]:
+    """Field -> pinned name: a pin names a field by its current name, or by
+    a name it had in ``previous`` (carried over by the same data)."""
+    return {name: pinned[name] for name in template.field_names if name in pinned}
+
+
+def load_pins(value: Any) -> dict[str, dict[str, str]]:
+    """The ``WRAPX_ITEMS_FIELD_NAMES`` mapping, read from its JSON file when
+    ``value`` is a path; :class:`ValueError` when it is not a mapping of
+    mappings of names."""
+    if value is None or value == "":
+        return {}
+    data = json.loads(Path(value).read_text(encoding="utf-8")) if isinstance(value, str) else value
+    if not isinstance(data, Mapping) or not all(
+        isinstance(names, Mapping)
+        and all(isinstance(k, str) and isinstance(v, str) and slug(v) for k, v in names.items())
+        for names in data.values()
+    ):
+        raise ValueError(
+            f"Invalid setting WRAPX_ITEMS_FIELD_NAMES={value!r:.80}: "
+            "expected {kind, URL pattern, site or '*': {name: name}}"
+        )
+    return {str(scope): dict(names) for scope, names in data.items()}
+
+
+def pins_for(
+    pins: Mapping[str, Mapping[str, str]], kind_key: str, url_pattern: str = ""
+) -> dict[str, str]:
+    """The names pinned for a kind: ``"*"``, then its site, its URL pattern
+    and its key, the more specific winning.
+
+    >>> pins_for({"*": {"h1": "heading"}, "/book/*.html": {"h1": "title"}},
+    ...          "books.example/book-55088d", "/book/*.html")
+    {'h1': 'title'}
+    """
+    domain = kind_key.rpartition("/")[0]
+    merged: dict[str, str] = {}
+    for scope in ("*", domain, url_pattern, kind_key):
+        if scope:
+            merged.update(pins.get(scope, {}))
+    return merged

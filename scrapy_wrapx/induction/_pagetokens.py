@@ -1,0 +1,134 @@
+"""Per-page tokens: what makes a template value look like data.
+
+Many sites put a session id, a tracking parameter or a cache buster into
+every link of a page: ``/books?id=4779575787626`` on one page,
+``/books?id=4779530069995`` on the next. Compared raw, each of those links
+differs between pages, so it would be a variant slot, a field, on every
+item; yet it is navigation, the same on every page but for the token.
+
+Two kinds of token are recognised, neither by a site's own words:
+
+* **tracking and session parameters** by their well-known names
+  (``utm_*``, ``gclid``, ``fbclid``, ``jsessionid``, ``phpsessid``...);
+* **a page's repeated opaque token**: a run of letters and digits (with at
+  least one digit, :data:`MIN_TOKEN_LENGTH` long) that occurs in many of the
+  page's URLs (:data:`MIN_TOKEN_URLS`, and :data:`MIN_TOKEN_SHARE` of them).
+  A book's ISBN occurs in a few of its page's URLs (cover, reviews, cart); a
+  session id in nearly all of them.
+
+:func:`normalize` replaces both by :data:`MARK`; values equal after that on
+every seed page are template (see :func:`template_fields`).
+
+>>> urls = [f"/{p}?id=4779575787626" for p in ("books", "music", "help", "cart")]
+>>> tokens = page_tokens(urls + ["/img/9780316125581.jpg"])
+>>> sorted(tokens)
+['4779575787626']
+>>> normalize("/books?id=4779575787626", tokens)
+'/books?id=§'
+>>> normalize("/a?utm_source=news&b=1;jsessionid=AB12", frozenset())
+'/a?utm_source=§&b=1;jsessionid=§'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+
+from scrapy_wrapx.dom import TEXT, PageTree
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.template import Elem, Template, Text
+
+#: What a per-page token is replaced with.
+MARK = "§"
+#: Shortest opaque token (a 6-digit product id is data, not a session).
+MIN_TOKEN_LENGTH = 8
+#: Least number of a page's URLs an opaque token must occur in...
+MIN_TOKEN_URLS = 3
+#: ...and least share of them: a session id is in nearly every link.
+MIN_TOKEN_SHARE = 0.2
+
+#: Query (or path ``;``) parameters that track or identify a session.
+_TRACKING = re.compile(
+    r"(?i)([?&;](?:utm_\w+|gclid|fbclid|msclkid|dclid|yclid|mc_[ce]id|_ga|_gl|igshid"
+    r"|_hsenc|_hsmi|sid|sessid|sessionid|session_id|jsessionid|phpsessid|aspsessionid\w*"
+    r"|cfid|cftoken|cachebuster|cache_buster|nocache|_)=)[^&#;]*"
+)
+_OPAQUE = re.compile(rf"[A-Za-z0-9_-]{{{MIN_TOKEN_LENGTH},}}")
+_DIGIT = re.compile(r"\d")
+#: A value that may be a URL (has a path or query separator).
+_URLISH = re.compile(r"[/?=]")
+
+
+def _opaque_tokens(value: str) -> set[str]:
+    return {token for token in _OPAQUE.findall(value) if _DIGIT.search(token)}
+
+
+def page_tokens(urls: Iterable[str]) -> frozenset[str]:
+    """The opaque tokens repeated across many of one page's ``urls``."""
+    distinct = {url for url in urls if _URLISH.search(url)}
+    counts: Counter[str] = Counter()
+    for url in distinct:
+        counts.update(_opaque_tokens(url))
+    need = max(MIN_TOKEN_URLS, MIN_TOKEN_SHARE * len(distinct))
+    return frozenset(token for token, count in counts.items() if count >= need)
+
+
+def page_urls(tree: PageTree) -> Iterator[str]:
+    """Every attribute value of a page's elements (URLs among them)."""
+    for node in tree.nodes:
+        if node.tag != TEXT:
+            yield from (str(value) for value in node.element.attrib.values())
+
+
+def tree_tokens(tree: PageTree) -> frozenset[str]:
+    """:func:`page_tokens` of a parsed page."""
+    return page_tokens(page_urls(tree))
+
+
+def normalize(value: str, tokens: frozenset[str]) -> str:
+    """``value`` with tracking parameters' values and the page's ``tokens``
+    replaced by :data:`MARK`."""
+    value = _TRACKING.sub(lambda match: match.group(1) + MARK, value)
+    for token in tokens:
+        if token in value:
+            value = value.replace(token, MARK)
+    return value
+
+
+#: Fewest seed pages that can show a slot to be template: with two, a
+#: chance agreement of data is too likely.
+MIN_TEMPLATE_SEEDS = 3
+
+
+def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
+    """The fields of ``template`` whose values, per-page tokens normalised
+    (:func:`normalize`), are the same non-empty list on every seed page in
+    ``trees``: navigation that differs only by a session id, not data."""
+    if len(trees) < MIN_TEMPLATE_SEEDS:
+        return []
+    seen: dict[str, tuple[str, ...] | None] = {}
+    for tree in trees:
+        tokens = tree_tokens(tree)
+        for name, values in extract(template, tree).fields.items():
+            normal = tuple(normalize(value, tokens) for value in values)
+            if not normal or seen.setdefault(name, normal) != normal:
+                seen[name] = None
+    return [name for name, values in seen.items() if values]
+
+
+def drop_fields(template: Template, names: Iterable[str]) -> None:
+    """Make the slots of the fields ``names`` template: still rendered
+    (the template stays lossless), never a field of an item."""
+    dropped = set(names)
+    if not dropped:
+        return
+    for info in template.fields:
+        if info.name not in dropped:
+            continue
+        node = template.nodes[info.uid]
+        if isinstance(node, Text) and info.slot.isdigit():
+            node.names[int(info.slot)] = ""
+        elif isinstance(node, Elem):
+            node.names.pop(info.slot, None)
+    template.fields = [info for info in template.fields if info.name not in dropped]

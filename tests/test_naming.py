@@ -1,0 +1,126 @@
+"""Field names a person would pick, and names that stay (induction/_pagenames)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scrapy_wrapx.demo import build_site
+from scrapy_wrapx.dom import parse
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import load_pins, name_template, pins_for
+from scrapy_wrapx.store.sqlite import SqliteStore
+from scrapy_wrapx.template import Template
+from scrapy_wrapx.unsupervised.kinds import KindIndex, page_signature
+from scrapy_wrapx.unsupervised.routing import KindRouter
+from scrapy_wrapx.unsupervised.templates import TemplateRecord, save_template
+
+BOOKS = [
+    ("Dune", "Frank Herbert", "9.99", "Ace"),
+    ("Emma", "Jane Austen", "7.50", "Penguin"),
+    ("Ubik", "Philip K. Dick", "5.25", "Vintage"),
+]
+
+
+def _named(
+    pages: list[str],
+    urls: list[str] | None = None,
+    previous: Template | None = None,
+    **kwargs: Any,
+) -> Template:
+    urls = urls or [f"http://shop.test/book/{i}.html" for i in range(len(pages))]
+    template = induce_template(pages, urls=urls, previous=previous)
+    trees = [parse(page, url) for page, url in zip(pages, urls, strict=True)]
+    name_template(template, trees, previous, **kwargs)
+    return template
+
+
+def _shop(title: str, author: str, price: str, publisher: str) -> str:
+    return (
+        f"<html><head><title>{title} - Shop</title>"
+        '<script type="application/ld+json">'
+        f'{{"@type": "Book", "offers": {{"price": "{price}"}}}}</script></head><body>'
+        f"<h1>{title}</h1>"
+        f'<h3 class="author">by <a href="/a/{author}">{author}</a></h3>'
+        f"<span>{price}</span>"
+        f"<table><tr><td><b>Publisher:</b></td><td>{publisher}</td></tr></table>"
+        "</body></html>"
+    )
+
+
+def test_names_come_from_title_markup_labels_and_classes() -> None:
+    template = _named([_shop(*book) for book in BOOKS])
+    fields = extract(template, _shop("Solaris", "Stanislaw Lem", "6.10", "Faber")).fields
+    assert fields["title"] == ["Solaris"]  # the <h1> the page <title> holds
+    assert fields["price"] == ["6.10"]  # JSON-LD offers.price
+    assert fields["publisher"] == ["Faber"]  # a bold lead label two levels off
+    assert fields["author"] == ["Stanislaw Lem"]  # "by" names nothing: the class does
+    assert fields["author_url"] == ["/a/Stanislaw Lem"]  # a link named after its text
+
+
+def test_spider_targets_and_pins_name_slots() -> None:
+    pages = [_shop(*book) for book in BOOKS]
+    template = _named(pages, targets={"book_price": "//span/text()"}, pinned={"author": "writer"})
+    names = set(template.field_names)
+    assert {"book_price", "writer", "title"} <= names
+    assert "price" not in names and "author" not in names
+
+
+def test_pins_setting_reads_dict_or_json_file(tmp_path: Path) -> None:
+    pins = {"*": {"h1": "heading"}, "shop.test": {"by": "author"}}
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(pins))
+    assert load_pins(str(path)) == load_pins(pins) == pins
+    assert pins_for(pins, "shop.test/book-1a2b3c") == {"h1": "heading", "by": "author"}
+    with pytest.raises(ValueError, match="WRAPX_ITEMS_FIELD_NAMES"):
+        load_pins({"*": ["h1"]})
+
+
+def test_names_stay_across_the_demo_redesign() -> None:
+    old_site, new_site = build_site(seed=2, books=12), build_site(seed=2, books=12, redesigned=True)
+    paths = old_site.detail_pages
+    old = _named([old_site.pages[p] for p in paths[:5]])
+    new = _named([new_site.pages[p] for p in paths[5:10]], previous=old)
+    for path in paths[10:]:
+        before = extract(old, old_site.pages[path]).fields
+        after = extract(new, new_site.pages[path]).fields
+        for attr in ("title", "price", "isbn", "publisher", "description"):
+            for value in old_site.truth[path][attr]:
+                was = {n for n, v in before.items() if value in v}
+                now = {n for n, v in after.items() if value in v}
+                assert was and was <= now, (attr, was, now)
+
+
+def test_a_redesign_under_the_same_urls_is_the_same_kind(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "wrapx.sqlite3")
+    router = KindRouter(store, KindIndex(), lambda _: None)
+    old, new = build_site(seed=1, books=4), build_site(seed=1, books=4, redesigned=True)
+    path = old.detail_pages[0]
+    url = f"http://shop.test{path}"
+    kind = router.route(page_signature(old.pages[path], url))
+    redesigned = page_signature(
+        new.pages[old.detail_pages[1]], f"http://shop.test{old.detail_pages[1]}"
+    )
+    assert router.index.match(redesigned)[0] is None
+    template = induce_template([old.pages[p] for p in old.detail_pages[:2]])
+    save_template(store, TemplateRecord(kind.key, 1, template))
+    assert router.route(redesigned) is kind
+    store.close()
+
+
+def test_without_a_template_a_new_structure_founds_a_kind(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "wrapx.sqlite3")
+    router = KindRouter(store, KindIndex(), lambda _: None)
+    old, new = build_site(seed=1, books=4), build_site(seed=1, books=4, redesigned=True)
+    first = router.route(
+        page_signature(old.pages[old.detail_pages[0]], "http://s.test/book/a.html")
+    )
+    other = router.route(
+        page_signature(new.pages[old.detail_pages[1]], "http://s.test/book/b.html")
+    )
+    assert other is not first
+    store.close()
