@@ -53,6 +53,11 @@ WRAPX_TARGETS_CONFIDENCE_FIELD: str | None = None
 #: are held (at most this many) and filled once its reference exists; at
 #: the end of the crawl the rest are released. 0 emits them at once.
 WRAPX_TARGETS_HOLD_ITEMS = 1000
+#: Largest response body, in bytes, whose declared fields are verified and
+#: relocated (0: no limit). A bigger page keeps the spider's own values
+#: (counted in ``wrapx/targets/skipped_count``): its tree and a relocation
+#: would cost the crawl's process far more than the page is worth.
+WRAPX_TARGETS_MAX_BODY_SIZE = 2 * 1024 * 1024
 
 # Seeds (page capture and routing to page kinds) -----------------------------
 
@@ -154,6 +159,7 @@ MINIMUMS: dict[str, float] = {
     "WRAPX_TARGETS_MIN_CONFIDENCE": 0.0,
     "WRAPX_TARGETS_REPAIR_AFTER": 1,
     "WRAPX_TARGETS_HOLD_ITEMS": 0,
+    "WRAPX_TARGETS_MAX_BODY_SIZE": 0,
     "WRAPX_SEEDS_MAX_BODY_SIZE": 0,
     "WRAPX_SEED_PAGES": 1,
     "WRAPX_KINDS_THRESHOLD": 0.0,

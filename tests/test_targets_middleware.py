@@ -161,6 +161,18 @@ def test_non_html_responses_pass_through(tmp_path: Path) -> None:
     assert fill(middleware, {}, binary) == {}
 
 
+def test_pages_over_the_size_cap_keep_the_spider_values(
+    tmp_path: Path, demo_site: DemoSite
+) -> None:
+    first = demo_site.detail_pages[0]
+    size = len(demo_site.pages[first].encode("utf-8"))
+    middleware = make_middleware(tmp_path, WRAPX_TARGETS_MAX_BODY_SIZE=size - 1)
+    assert fill(middleware, {"title": "mine"}, response(demo_site, first)) == {"title": "mine"}
+    assert middleware.stats.get_value("wrapx/targets/skipped_count") == 1
+    roomy = make_middleware(tmp_path, WRAPX_TARGETS_MAX_BODY_SIZE=size)
+    assert fill(roomy, {}, response(demo_site, first)) == truth_of(demo_site, first)
+
+
 def test_weak_relocation_is_refused_not_guessed(tmp_path: Path, demo_site: DemoSite) -> None:
     middleware = make_middleware(tmp_path, WRAPX_TARGETS_MIN_CONFIDENCE=0.99)
     fill(middleware, {}, response(demo_site, demo_site.detail_pages[0]))

@@ -39,7 +39,7 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy_wrapx import dom
 from scrapy_wrapx.locate import HybridLocator, Resolution, TargetReference
 from scrapy_wrapx.locate.repair import TargetState
-from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.targets import Target, absence_context, parse_targets
 from scrapy_wrapx.unsupervised.capture import OPT_OUT_META, no_output
@@ -81,6 +81,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         settings = crawler.settings
         if not wrapx_setting(settings, "WRAPX_TARGETS_ENABLED"):
             raise NotConfigured("WrapxTargetsMiddleware requires WRAPX_TARGETS_ENABLED=True")
+        check_settings(settings)
         self.locator = HybridLocator(
             method=wrapx_setting(settings, "WRAPX_TARGETS_METHOD"),
             radius=wrapx_setting(settings, "WRAPX_TARGETS_RADIUS"),
@@ -89,6 +90,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         self.repair_after = wrapx_setting(settings, "WRAPX_TARGETS_REPAIR_AFTER")
         self.confidence_field = wrapx_setting(settings, "WRAPX_TARGETS_CONFIDENCE_FIELD")
         self.hold_limit: int = wrapx_setting(settings, "WRAPX_TARGETS_HOLD_ITEMS")
+        self.max_size: int = wrapx_setting(settings, "WRAPX_TARGETS_MAX_BODY_SIZE")
         self.stats = crawler.stats
         self.targets: dict[str, Target] = {}
         self.states: dict[str, TargetState] = {}
@@ -335,7 +337,17 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
 
     def _tree(self, response: Response) -> dom.PageTree | None:
         """The page tree of an HTML response; None (logged) when it cannot
-        be parsed."""
+        be parsed, or is over ``WRAPX_TARGETS_MAX_BODY_SIZE``."""
+        if self.max_size and len(response.body) > self.max_size:
+            logger.warning(
+                "Skipping wrapx targets on %s: %d bytes, over WRAPX_TARGETS_MAX_BODY_SIZE=%d",
+                response.url,
+                len(response.body),
+                self.max_size,
+                extra={"spider": self.crawler.spider},
+            )
+            self._inc("skipped_count")
+            return None
         try:
             assert isinstance(response, TextResponse)  # is_html()
             return response_tree(response)
