@@ -97,7 +97,6 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         # The parsed form of each state's current reference, so a page does
         # not parse back the JSON the previous page just wrote.
         self._parsed: dict[str, tuple[dict[str, Any], TargetReference]] = {}
-        self.store: WrapxStore | None = None
         self._held: deque[_Held] = deque()
         #: Held items ready to go out with the next output, and the example
         #: targets whose first reference was just taken.
@@ -119,15 +118,13 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             self.targets = parse_targets(getattr(spider, "wrapx_targets", None))
         except ValueError as exc:
             logger.error("%s; closing the spider", exc, extra={"spider": spider})
-            assert self.crawler.engine is not None
-            deferred_from_coro(
-                self.crawler.engine.close_spider_async(reason="wrapx_invalid_target")
-            )
+            _close_spider(self.crawler, spider, "wrapx_invalid_target")
             self.targets = {}
             return
+        self.spider_name = spider.name
         if not self.targets:
             return
-        self.store = crawler_store(self.crawler)
+        self.store: WrapxStore = crawler_store(self.crawler)
         for name, target in self.targets.items():
             self.states[name] = self._load_state(spider, name, target)
         logger.info(
@@ -138,11 +135,9 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         )
 
     def _key(self, name: str) -> str:
-        assert self.crawler.spider is not None
-        return f"{self.crawler.spider.name}/{name}"
+        return f"{self.spider_name}/{name}"
 
     def _load_state(self, spider: Spider, name: str, target: Target) -> TargetState:
-        assert self.store is not None
         stored = self.store.get(NAMESPACE, self._key(name))
         if stored is not None:
             try:
@@ -158,7 +153,6 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         return TargetState(name=name, selector=target.selector, declared=target.selector)
 
     def _save(self, state: TargetState) -> None:
-        assert self.store is not None
         self.store.set(NAMESPACE, self._key(state.name), state.to_dict())
 
     # Spider output ----------------------------------------------------------
@@ -312,8 +306,8 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 priority=1000,
                 meta={RELEASE_META: True, OPT_OUT_META: False},
             )
-            assert self.crawler.engine is not None
-            self.crawler.engine.crawl(request)
+            if self.crawler.engine is not None:
+                self.crawler.engine.crawl(request)
         raise DontCloseSpider
 
     def _release_failed(self, failure: Failure) -> None:
@@ -616,3 +610,16 @@ def _is_unset(adapter: ItemAdapter, name: str) -> bool:
     except KeyError:
         return True
     return value is None or value == "" or value == []
+
+
+def _close_spider(crawler: Crawler, spider: Spider, reason: str) -> None:
+    """Close the spider with ``reason`` (Scrapy 2.13's engine has no
+    ``close_spider_async`` yet)."""
+    engine = crawler.engine
+    if engine is None:
+        return
+    close_async = getattr(engine, "close_spider_async", None)
+    if close_async is not None:
+        deferred_from_coro(close_async(reason=reason))
+    else:
+        engine.close_spider(spider, reason=reason)
