@@ -57,6 +57,10 @@ def test_induce_show_extract_report(pages: Path, tmp_path: Path) -> None:
     site = build_site(seed=2, books=8)
     isbn = site.truth[site.detail_pages[7]]["isbn"][0]
     assert any(isbn in values for values in rows[7]["fields"].values())
+    # Named as a crawl names them: the title after the page's <title>.
+    title = site.truth[site.detail_pages[7]]["title"][0]
+    assert rows[7]["fields"].get("title") == [title]
+    assert "# fields (1 = single value, * = list):" in shown.stdout
 
     report = _scrapy("report", "t.json", str(files[7]), "-o", "r.html", cwd=tmp_path)
     assert report.returncode == 0, report.stderr

@@ -99,6 +99,7 @@ class WrapxCommand(ScrapyCommand):
     def _induce(self, args: list[str], opts: argparse.Namespace) -> None:
         from scrapy_wrapx import dom
         from scrapy_wrapx.induction import MAX_SEEDS, induce_template
+        from scrapy_wrapx.induction._pagenames import name_template
 
         sources = list(args)
         if opts.urls:
@@ -116,6 +117,8 @@ class WrapxCommand(ScrapyCommand):
         progress.close()
         print(f"inducing from {len(trees)} pages...", file=sys.stderr)
         template = induce_template(trees, urls=[p.url for p in pages])
+        # Named as a crawl names it: labels, semantic markup, the <title>.
+        name_template(template, trees)
         print(
             f"template {template.fingerprint}: {len(template.field_names)} fields "
             f"({', '.join(template.field_names[:10])}"

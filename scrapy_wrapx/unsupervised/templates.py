@@ -10,7 +10,6 @@ one everywhere.
 from __future__ import annotations
 
 import json
-import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
     from scrapy_wrapx.store import WrapxStore
     from scrapy_wrapx.template import Template
 
-logger = logging.getLogger(__name__)
 
 #: Store namespaces of the unsupervised mode.
 KINDS = "kinds"
