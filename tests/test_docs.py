@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: helper puts before a bare event name.
 STATS_MODULES = {
     "scrapy_wrapx/middlewares/targets.py": "wrapx/targets/",
+    "scrapy_wrapx/middlewares/_held.py": "wrapx/targets/",
     "scrapy_wrapx/extensions/induction.py": "wrapx/induction/",
     "scrapy_wrapx/middlewares/seeds.py": "wrapx/",
     "scrapy_wrapx/workers/pool.py": "wrapx/",

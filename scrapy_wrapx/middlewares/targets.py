@@ -24,8 +24,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections import deque
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -39,6 +37,7 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy_wrapx import dom
 from scrapy_wrapx.locate import HybridLocator, Resolution, TargetReference
 from scrapy_wrapx.locate.repair import TargetState
+from scrapy_wrapx.middlewares._held import HeldItems
 from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.store._crawler import crawler_store
 from scrapy_wrapx.targets import Target, absence_context, parse_targets
@@ -61,16 +60,6 @@ logger = logging.getLogger(__name__)
 NAMESPACE = "targets"
 #: Meta key of the end-of-crawl request whose response releases held items.
 RELEASE_META = "wrapx_targets_release"
-
-
-@dataclass
-class _Held:
-    """An item waiting for example targets' first references: its page's
-    tree, and the fields still waiting."""
-
-    item: Any
-    tree: dom.PageTree
-    waiting: set[str] = field(default_factory=set)
 
 
 class WrapxTargetsMiddleware(BaseSpiderMiddleware):
@@ -97,11 +86,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         # The parsed form of each state's current reference, so a page does
         # not parse back the JSON the previous page just wrote.
         self._parsed: dict[str, tuple[dict[str, Any], TargetReference]] = {}
-        self._held: deque[_Held] = deque()
-        #: Held items ready to go out with the next output, and the example
-        #: targets whose first reference was just taken.
-        self._ready: list[Any] = []
-        self._new_references: set[str] = set()
+        self.held = HeldItems(self.hold_limit, self._fill_unset, self._inc)
         self._releasing = False
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
@@ -179,15 +164,16 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         if isinstance(output, Request):
             return [output]
         held = self._process(output, response)
-        return [*([] if held else [output]), *self._take_ready()]
+        return [*([] if held else [output]), *self.held.take_ready()]
 
     def _after(self, response: Response | None) -> list[Any]:
         """After a response's output: held items, all of them if this is
         the end-of-crawl release request."""
         request = response.request if response is not None else None
         if request is not None and request.meta.get(RELEASE_META):
-            return self._release_all()
-        return self._take_ready()
+            self._releasing = False
+            return self.held.release_all()
+        return self.held.take_ready()
 
     # Items ----------------------------------------------------------------
 
@@ -215,10 +201,11 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
     def _maybe_hold(self, item: Any, missing: list[str], tree: dom.PageTree) -> bool:
         """Hold ``item`` when an example target it misses is not seen yet."""
         waiting = {name for name in missing if self._waits_for_example(name)}
-        if not waiting or self.hold_limit <= 0:
-            return False
-        self._hold(_Held(item, tree, waiting))
-        return True
+        return self.held.hold(item, tree, waiting)
+
+    def _fill_unset(self, adapter: ItemAdapter, names: list[str], tree: dom.PageTree) -> None:
+        """Fill those of ``names`` still unset (a held item's)."""
+        self._fill_item(adapter, [n for n in names if _is_unset(adapter, n)], tree)
 
     def _fill_item(self, adapter: ItemAdapter, missing: list[str], tree: dom.PageTree) -> None:
         """Fill the ``missing`` fields, and the confidence field if set."""
@@ -237,64 +224,10 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         """Whether ``name`` is an example target not seen yet."""
         return self.targets[name].example is not None and self.states[name].reference is None
 
-    def _hold(self, held: _Held) -> None:
-        """Hold an item; past the bound, the oldest goes out as it is."""
-        self._held.append(held)
-        self._inc("held_count")
-        while len(self._held) > self.hold_limit:
-            self._ready.append(self._released(self._held.popleft()))
-
-    def _take_ready(self) -> list[Any]:
-        """Held items filled by references taken since the last call."""
-        if self._new_references and self._held:
-            names, self._new_references = self._new_references, set()
-            still: deque[_Held] = deque()
-            for held in self._held:
-                self._fill_held(held, names)
-                (still if held.waiting else self._ready).append(held if held.waiting else held.item)
-            self._held = still
-        self._new_references.clear()
-        ready, self._ready = self._ready, []
-        return ready
-
-    def _fill_held(self, held: _Held, names: set[str]) -> None:
-        """Fill the held item's fields among ``names`` from its page."""
-        filling = held.waiting & names
-        if filling:
-            held.waiting -= filling
-            adapter = ItemAdapter(held.item)
-            self._fill_item(adapter, [n for n in filling if _is_unset(adapter, n)], held.tree)
-
-    def _released(self, held: _Held) -> Any:
-        """A held item let go with its waiting fields unset."""
-        self._inc("released_count")
-        logger.info(
-            "Releasing a held item of %s with %s unset: no page showed the example yet",
-            held.tree.url,
-            ", ".join(sorted(held.waiting)),
-            extra={"spider": self.crawler.spider},
-        )
-        return held.item
-
-    def _release_all(self) -> list[Any]:
-        """The end of the crawl: every held item goes out."""
-        self._releasing = False
-        ready = self._take_ready()
-        count = len(self._held)
-        ready.extend(self._released(held) for held in self._held)
-        self._held.clear()
-        if count:
-            logger.warning(
-                "Released %d held items at the end of the crawl with example targets unset",
-                count,
-                extra={"spider": self.crawler.spider},
-            )
-        return ready
-
     def spider_idle(self, spider: Spider) -> None:
         """Release the held items before the spider closes, through one
         ``data:`` request whose response this middleware answers."""
-        if not self._held and not self._releasing:
+        if not self.held and not self._releasing:
             return
         if not self._releasing:
             self._releasing = True
@@ -320,14 +253,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
 
     def spider_closed(self, spider: Spider) -> None:
         """Held items the crawl ended without (it was stopped): say so."""
-        if self._held:
-            self._inc("lost_count")
-            logger.error(
-                "The spider closed with %d held items not released",
-                len(self._held),
-                extra={"spider": spider},
-            )
-            self._held.clear()
+        self.held.drop()
 
     def _tree(self, response: Response) -> dom.PageTree | None:
         """The page tree of an HTML response; None (logged) when it cannot
@@ -581,7 +507,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         self._save(state)
         self._inc("extracted_count", name)
         if target.example is not None:
-            self._new_references.add(name)
+            self.held.reference_taken(name)
         return reference
 
     def _selector_values(
