@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
 import pytest_twisted
 import scrapy
 from scrapy.crawler import CrawlerRunner
@@ -116,6 +117,7 @@ def test_invalid_target_stops_the_spider_at_start(
     runner = _runner(tmp_path)
     crawler = runner.create_crawler(BrokenSpider)
     items = collect_items(crawler)
-    yield runner.crawl(crawler, base_url=demo_server.url)
-    assert crawler.stats.get_value("finish_reason") == "wrapx_invalid_target"
+    # Declared on the class, the bad target stops the crawl before it starts.
+    with pytest.raises(ValueError, match="price"):
+        yield runner.crawl(crawler, base_url=demo_server.url)
     assert items == []

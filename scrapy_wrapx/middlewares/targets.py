@@ -71,6 +71,9 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         if not wrapx_setting(settings, "WRAPX_TARGETS_ENABLED"):
             raise NotConfigured("WrapxTargetsMiddleware requires WRAPX_TARGETS_ENABLED=True")
         check_settings(settings)
+        # Targets declared on the spider class are checked now, so a typo
+        # stops the crawl before it starts, like a bad setting.
+        parse_targets(getattr(crawler.spidercls, "wrapx_targets", None))
         self.locator = HybridLocator(
             method=wrapx_setting(settings, "WRAPX_TARGETS_METHOD"),
             radius=wrapx_setting(settings, "WRAPX_TARGETS_RADIUS"),
