@@ -84,10 +84,39 @@ def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
     # symbols, and the peer rule of merging): "Publisher: x" and "ISBN: y"
     # rows are no repetitions, while two products that both say "Add to
     # Cart" are, even if one says "(Hardcover)" and the other "(Paperback)".
-    ta, tb = template_features(pa), template_features(pb)
-    if (ta or tb) and not ta & tb:
+    if not _texts_agree(pa, pb):
         return False
     return dice(pa, pb) >= PEER_THRESHOLD
+
+
+def _texts_agree(pa: frozenset[tuple[str, ...]], pb: frozenset[tuple[str, ...]]) -> bool:
+    """Whether two groups' template texts let them be one record: they
+    share one, or neither has any, or only one has and all of them lie in
+    a part the other lacks (an optional badge, "Sale", on some cards).
+
+    >>> card = frozenset({("div",), ("div", "a"), ("div", "a", "#")})
+    >>> badge = card | {("div", "span"), ("div", "span", "#Sale")}
+    >>> _texts_agree(card, badge)
+    True
+    >>> _texts_agree(card | {("div", "#Price:")}, card)
+    False
+    """
+    ta, tb = template_features(pa), template_features(pb)
+    if ta & tb or not (ta or tb):
+        return True
+    if ta and tb:
+        return False
+    return _in_optional_parts(ta or tb, pb if ta else pa)
+
+
+def _in_optional_parts(
+    features: frozenset[tuple[str, ...]], other: frozenset[tuple[str, ...]]
+) -> bool:
+    """Whether every feature runs through an element ``other`` lacks: it
+    belongs to a part only one side has, not to a text both share."""
+    return all(
+        any(feature[:end] not in other for end in range(2, len(feature))) for feature in features
+    )
 
 
 def _make_set(
@@ -178,7 +207,7 @@ def _fold_period(scratch: Scratch, children: list[TNode], period: int) -> list[T
     while i < len(children):
         end = _run_end(scratch, children, i, period)
         if end - i >= 2 * period:
-            out.append(_fold_run(scratch, children[i:end], period))
+            out.append(fold_run(scratch, children[i:end], period))
             i = end
         else:
             out.append(children[i])
@@ -199,7 +228,7 @@ def _run_end(scratch: Scratch, children: list[TNode], start: int, period: int) -
     return end
 
 
-def _fold_run(scratch: Scratch, run: list[TNode], period: int) -> Set:
+def fold_run(scratch: Scratch, run: list[TNode], period: int) -> Set:
     """The set of the groups of ``period`` siblings that ``run`` repeats."""
     body = run[:period]
     for start in range(period, len(run), period):

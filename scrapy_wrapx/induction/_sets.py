@@ -63,12 +63,31 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
     if not k:
         return None
     positions = [_position(scratch, instances, p) for p in range(k)]
+    if not _regular(instances, positions):
+        return None
     body_slots, body_size = _slots_and_size(node.children)
     tuple_slots = sum(_slots_and_size(hedge)[0] for hedge in positions)
     saved = len(instances) * (k * body_slots - tuple_slots)
     if saved <= (k - 1) * body_size:
         return None
     return [item for hedge in positions for item in hedge]
+
+
+def _regular(instances: list[list[list[TNode]]], positions: list[list[TNode]]) -> bool:
+    """Whether every position keeps to one shape on all instances: merging
+    a position's repetitions adds no optional part. A position with a role
+    (the "sku" input, the Facebook link) looks the same on every page;
+    records that merely recur on some pages (recommendation cards) leave a
+    position that is one card here and another there, merged into
+    alternatives."""
+    return all(
+        _optionals(hedge) <= max(_optionals(reps[p]) for reps in instances)
+        for p, hedge in enumerate(positions)
+    )
+
+
+def _optionals(nodes: list[TNode]) -> int:
+    return sum(isinstance(node, Opt) for top in nodes for node in iter_nodes(top))
 
 
 def _repetitions(instances: list[list[list[TNode]]]) -> int:
