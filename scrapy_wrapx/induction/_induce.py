@@ -35,6 +35,7 @@ from scrapy_wrapx.induction._naming import name_fields
 from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
 from scrapy_wrapx.induction._rename import keep_names
 from scrapy_wrapx.induction._sets import unfold_constant_sets, widen_bylines
+from scrapy_wrapx.induction._tables import widen_rows
 from scrapy_wrapx.induction._tokens import derive_parts
 from scrapy_wrapx.template import (
     Elem,
@@ -68,6 +69,8 @@ def induce_template(
     root = _merge_seeds(scratch, trees)
     unfold_constant_sets(scratch, root)
     separators = widen_bylines(scratch, root) if len(trees) > 1 else []
+    if len(trees) > 1:
+        widen_rows(scratch, root)
     separators.extend(_tokenize_texts(scratch, root))
     _sign_fixed_subtrees(scratch, root)
     for text in separators:

@@ -12,6 +12,7 @@ from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.induction._fold import fold_children
 from scrapy_wrapx.induction._info import Info, Scratch, refresh
 from scrapy_wrapx.induction._labels import text_label
+from scrapy_wrapx.induction._tables import fold_rows, has_header, in_body_cell, keeps_cells
 from scrapy_wrapx.template import Blob, Elem, Text, TNode
 
 #: Nodes deeper than this become a :class:`~scrapy_wrapx.template.Blob`:
@@ -29,12 +30,23 @@ def instance(scratch: Scratch, tree: PageTree, template: frozenset[str]) -> Elem
         if node.depth > DEPTH_CAP:
             continue
         if node.tag == TEXT:
-            made[node.index] = _text(scratch, node.value, template)
+            data_only = in_body_cell(node.element)
+            made[node.index] = _text(scratch, node.value, frozenset() if data_only else template)
         else:
             made[node.index] = _elem(scratch, node, made)
     root = made[nodes[0].index]
     assert isinstance(root, Elem)
     return root
+
+
+def _folded(scratch: Scratch, node: Node, children: list[TNode]) -> list[TNode]:
+    """An element's children, repetitions folded: a header table's body
+    rows are records and its cells columns (:mod:`._tables`)."""
+    if keeps_cells(node.element):
+        return children
+    if has_header(node.element):
+        return fold_rows(scratch, children)
+    return fold_children(scratch, children)
 
 
 def _text(scratch: Scratch, value: str, template: frozenset[str]) -> Text:
@@ -58,7 +70,7 @@ def _elem(scratch: Scratch, node: Node, made: dict[int, TNode]) -> Elem:
         scratch[blob] = Info(frozenset({("*",)}), 1, label="*")
         elem.children = [blob]
     else:
-        elem.children = fold_children(scratch, [made.pop(child.index) for child in node.children])
+        elem.children = _folded(scratch, node, [made.pop(child.index) for child in node.children])
     refresh(scratch, elem)
     scratch[elem].sources = [node.element]
     return elem

@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from scrapy_wrapx.induction._tables import header_texts
 from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
 
 #: How many levels a label and its slot may lie below their common
@@ -120,6 +121,10 @@ class _Namer:
         self.last_lead: tuple[str, list[int]] | None = None
         self.last_slot: list[int] = []
         self.sets: list[Set] = []
+        #: Header texts of the tables seen so far, by the table's uid; the
+        #: header of the column being walked.
+        self.headers: dict[int, list[str]] = {}
+        self.column = ""
         self.separators: set[int] | frozenset[int] = frozenset()
 
     def unique(self, base: str, context: Sequence[str] = ()) -> str:
@@ -205,7 +210,27 @@ class _Namer:
                 item.names[attr] = self.add(
                     item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
                 )
-        self.walk(item.children, chain)
+        columns = self.columns(item, ancestors) if item.tag == "tr" else None
+        if columns is None:
+            self.walk(item.children, chain)
+            return
+        cells = [child for child in item.children if isinstance(child, Elem)]
+        for child in item.children:
+            self.column = columns[cells.index(child)] if child in cells[: len(columns)] else ""
+            self.walk([child], chain)
+        self.column = ""
+
+    def columns(self, row: Elem, ancestors: list[Elem]) -> list[str] | None:
+        """The column headers a table row's cells are named by: none for
+        the header row itself (it is remembered for the rows below)."""
+        table = next((e for e in reversed(ancestors) if e.tag == "table"), None)
+        if table is None:
+            return None
+        header = header_texts(row)
+        if header is not None:
+            self.headers[table.uid] = header
+            return None
+        return self.headers.get(table.uid)
 
     def text(self, item: Text, ancestors: list[Elem]) -> None:
         if id(item) in self.separators:
@@ -233,7 +258,7 @@ class _Namer:
         before it, its element's hint, its path."""
         first = item.parts[0]
         own = first if isinstance(first, str) and _label_like(first) else ""
-        label = own or self.label_for(ancestors)
+        label = own or self.column or self.label_for(ancestors)
         hint = _hint(ancestors)
         path = _path(ancestors)
         fallback = ancestors[-1].tag if ancestors else "text"
