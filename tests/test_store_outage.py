@@ -16,6 +16,7 @@ import pytest_twisted
 from scrapy import signals
 from scrapy.crawler import CrawlerRunner
 
+from scrapy_wrapx.signals import page_captured as page_captured_signal
 from tests.conftest import DemoEndpoint, _free_port
 from tests.crawling import collect_items, crawl_settings
 from tests.test_e2e_unsupervised import FollowSpider
@@ -69,19 +70,30 @@ class _Redis:
             self.process = None
 
 
-def _outage(crawler: Any, server: _Redis, down_at: int, up_at: int | None) -> None:
-    """Stop the server at the ``down_at``-th response, start it again at the
-    ``up_at``-th (never, if None)."""
-    seen = {"responses": 0}
+def _outage(crawler: Any, server: _Redis, down_at: int, restart: bool) -> None:
+    """Stop the server when the ``down_at``-th page is captured (so that
+    page needs the store while it is away: no page of this crawl reaches a
+    template, see ``WRAPX_SEED_PAGES`` below); with ``restart``, start it
+    again once pages are held, or when the crawl goes idle waiting for it."""
+    seen = {"pages": 0}
 
-    def response_received(**_: Any) -> None:
-        seen["responses"] += 1
-        if seen["responses"] == down_at:
+    def page_captured(**_: Any) -> None:
+        seen["pages"] += 1
+        if seen["pages"] == down_at:
             server.stop()
-        elif seen["responses"] == up_at:
+
+    def maybe_restart(**_: Any) -> None:
+        held = crawler.stats.get_value("wrapx/items/held_in_memory_count") or 0
+        if restart and server.process is None and seen["pages"] >= down_at and held >= 3:
             server.start()
 
-    crawler.signals.connect(response_received, signal=signals.response_received, weak=False)
+    def idle(**_: Any) -> None:
+        if restart and server.process is None and seen["pages"] >= down_at:
+            server.start()
+
+    crawler.signals.connect(page_captured, signal=page_captured_signal, weak=False)
+    crawler.signals.connect(maybe_restart, signal=signals.response_received, weak=False)
+    crawler.signals.connect(idle, signal=signals.spider_idle, weak=False)
 
 
 def _settings(tmp_path: Path, server: _Redis, **more: Any) -> dict[str, Any]:
@@ -90,6 +102,9 @@ def _settings(tmp_path: Path, server: _Redis, **more: Any) -> dict[str, Any]:
         WRAPX_STORE="scrapy_wrapx.store.redis.RedisStore",
         WRAPX_STORE_REDIS_URL=server.url,
         WRAPX_STORE_REDIS_TIMEOUT=2.0,
+        # Every page needs the store: no kind reaches a template before the
+        # crawl ends, so each page is stored as a seed and buffered.
+        WRAPX_SEED_PAGES=1000,
         LOG_LEVEL="WARNING",
         **more,
     )
@@ -111,7 +126,7 @@ def test_pages_seen_while_the_store_is_away_become_items(
             signal=signals.response_received,
             weak=False,
         )
-        _outage(crawler, server, down_at=10, up_at=40)
+        _outage(crawler, server, down_at=5, restart=True)
         yield runner.crawl(crawler, start_url=demo_server.url)
         stats = crawler.stats.get_stats()  # type: ignore[union-attr]
     finally:
@@ -135,7 +150,7 @@ def test_a_store_that_stays_away_ends_the_crawl_with_a_reason(
     try:
         runner = CrawlerRunner(_settings(tmp_path, server, WRAPX_STORE_RETRY_TIMEOUT=1.0))
         crawler = runner.create_crawler(FollowSpider)
-        _outage(crawler, server, down_at=10, up_at=None)
+        _outage(crawler, server, down_at=5, restart=False)
         yield runner.crawl(crawler, start_url=demo_server.url)
         stats = crawler.stats.get_stats()  # type: ignore[union-attr]
     finally:
