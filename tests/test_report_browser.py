@@ -1,8 +1,9 @@
 """``scrapy wrapx report`` as a person sees it: rendered in headless Chromium.
 
 The report labels each variant value with its field name in a CSS
-``::before`` box. A value two fields hold (a title the breadcrumb repeats)
-must be labelled, at each place, with the field of that place: the
+``::before`` box. A value two fields hold (a title the breadcrumb repeats
+on this page, though not on every seed: else it is one field, see
+:mod:`scrapy_wrapx.induction._copies`) must be labelled, at each place, with the field of that place: the
 ``<h1>`` shows the heading's field, not the breadcrumb's. The test asks the
 browser what it draws (the computed ``::before`` content of each marked
 value, read by a script added to the rendered file) and checks that the
@@ -34,13 +35,18 @@ pytestmark = pytest.mark.skipif(
     reason="chromium is not installed (run .ci/ensure-chromium, or apt-get install chromium)",
 )
 
-BOOKS = [("Dune", "9.99"), ("Emma", "7.50"), ("Ubik", "5.25"), ("Solaris", "6.10")]
+BOOKS = [
+    ("Dune", "9.99", "Dune"),
+    ("Emma", "7.50", "Emma (Penguin)"),
+    ("Ubik", "5.25", "Ubik"),
+    ("Solaris", "6.10", "Solaris"),
+]
 
 
-def _page(title: str, price: str) -> str:
+def _page(title: str, price: str, crumb: str) -> str:
     return (
         "<html><head><title>Books</title></head><body>"
-        f'<ul class="crumbs"><li>Home</li><li>{title}</li></ul>'
+        f'<ul class="crumbs"><li>Home</li><li>{crumb}</li></ul>'
         f'<h1>{title}</h1><p class="price">Price: {price}</p>'
         "</body></html>"
     )

@@ -13,7 +13,8 @@
    the nodes and name the fields (:mod:`._naming`).
 5. Make template the slots that hold the same values on every seed once
    per-page tokens (session ids, tracking parameters) are normalised
-   (:mod:`._pagetokens`): navigation, not data.
+   (:mod:`._pagetokens`): navigation, not data; and the slots that copy
+   another's values on every seed (:mod:`._copies`): one datum, one field.
 
 The working data of a run (:class:`._info.Info` per node) lives in its
 :class:`._info.Scratch`, never on the template.
@@ -27,6 +28,7 @@ from collections.abc import Sequence
 from lxml import etree
 
 from scrapy_wrapx.dom import PageTree, parse
+from scrapy_wrapx.induction._copies import copied_fields
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labels import template_texts
@@ -84,6 +86,7 @@ def induce_template(
     if previous is not None:
         keep_names(template, previous, trees)
     drop_fields(template, template_fields(template, trees))
+    drop_fields(template, copied_fields(template, trees))
     assign_sets(template)
     return template
 

@@ -1,0 +1,105 @@
+"""Copies: one datum the page shows twice is one field.
+
+Pages repeat their data: the publisher in the byline and again in the
+details table, the product number in two hidden form inputs, the title in
+the heading and in a caption. Each copy is a slot of its own in the
+template, yet an item that holds the value twice, under two names, makes
+its reader compare them. A slot that holds, on every seed page, exactly
+the values another slot holds is a *copy*: it stays in the template (which
+renders losslessly), and only the copy a reader would name is a field
+(:func:`_rank`): one every page shows before one that some leave out, one
+in a heading (where a page states its title, not its breadcrumb), else
+the first in page order, the copy a reader meets first. (Not the copy with
+a label: a details table may leave out the date row its byline still
+shows, so the first copy is the likelier one to be there.)
+
+Seeds are few, so the evidence must be more than chance: both slots show
+values on at least :data:`._pagetokens.MIN_TEMPLATE_SEEDS` seed pages, on
+every seed the very same values or none in both, and the values differ
+between pages (a value the same everywhere is template anyway). A list
+price and a sale price that agree on a few seeds still differ on one of
+five; two copies of one publisher never do.
+
+>>> copies(["publisher", "year", "vendor"],
+...        {"publisher": (("Zondervan",), ("Barbour",), ("Tyndale",)),
+...         "year": (("2008",), ("2004",), ("2010",)),
+...         "vendor": (("Zondervan",), ("Barbour",), ("Tyndale",))})
+['vendor']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from scrapy_wrapx.dom import PageTree
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._pagetokens import MIN_TEMPLATE_SEEDS
+from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, TNode, enclosing_sets
+
+#: Elements in which a page states what it is about.
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+#: A field's values on each seed page.
+Profile = tuple[tuple[str, ...], ...]
+
+
+def copies(fields: Sequence[str], values: Mapping[str, Profile]) -> list[str]:
+    """The ``fields`` (best first) whose ``values`` per seed repeat those
+    of a field before them."""
+    seen: set[Profile] = set()
+    dropped: list[str] = []
+    for name in fields:
+        profile = values.get(name)
+        if profile is None or not _evidence(profile):
+            continue
+        if profile in seen:
+            dropped.append(name)
+        seen.add(profile)
+    return dropped
+
+
+def _rank(info: FieldInfo, optional: bool) -> tuple[bool, bool]:
+    """How a copy ranks among copies (lower first): required, then in a
+    heading."""
+    return (optional, info.path.rpartition("/")[2] not in HEADINGS)
+
+
+def _optional_uids(root: TNode) -> set[int]:
+    """The uids of the nodes under an optional node."""
+    under: set[int] = set()
+    stack: list[tuple[TNode, bool]] = [(root, False)]
+    while stack:
+        node, optional = stack.pop()
+        if optional:
+            under.add(node.uid)
+        if isinstance(node, (Elem, Set)):
+            stack.extend((child, optional) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, True))
+    return under
+
+
+def _evidence(profile: Profile) -> bool:
+    """Whether values seen per seed can show a copy: shown on enough seeds
+    and not the same on all of them."""
+    shown = [value for value in profile if value]
+    return len(shown) >= MIN_TEMPLATE_SEEDS and len(set(shown)) > 1
+
+
+def copied_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
+    """The fields of ``template`` that copy another field on every seed page
+    in ``trees`` (see the module docstring). Only fields outside sets: a
+    record's values are the record's, whatever another list repeats."""
+    if len(trees) < MIN_TEMPLATE_SEEDS:
+        return []
+    inside = enclosing_sets(template.root)
+    scalars = [info for info in template.fields if not inside.get(info.uid, "")]
+    per_page = [extract(template, tree).fields for tree in trees]
+    values = {
+        info.name: tuple(tuple(fields.get(info.name, ())) for fields in per_page)
+        for info in scalars
+    }
+    optional = _optional_uids(template.root)
+    # sorted() is stable: among equals, page order decides.
+    ranked = sorted(scalars, key=lambda info: _rank(info, info.uid in optional))
+    return copies([info.name for info in ranked], values)

@@ -1,0 +1,88 @@
+"""A datum a page shows twice is one field (:mod:`scrapy_wrapx.induction._copies`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract, render
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.template import Template, normalized_form
+from scrapy_wrapx.unsupervised.items import build_item
+
+PUBLISHERS = ["Zondervan", "Barbour Publishing", "Tyndale House", "Baker Books", "Crossway"]
+TITLES = ["Dune", "Emma", "Ubik", "Solaris", "Kindred", "Beloved"]
+PRICES = ["12.99", "8.50", "21.00", "5.75", "17.25", "9.99"]
+
+
+def _page(index: int, copies: int, where: list[int]) -> str:
+    """A detail page with its publisher shown ``copies`` extra times, at
+    the block positions ``where`` (0 = before the title, 1 = after it,
+    2 = in the footer)."""
+    publisher = PUBLISHERS[index % len(PUBLISHERS)]
+    blocks: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    for copy in range(copies):
+        blocks[where[copy]].append(f'<p class="copy{copy}"><b>From:</b> <i>{publisher}</i></p>')
+    return (
+        f"<body>{''.join(blocks[0])}<h1>{TITLES[index]}</h1>"
+        f'<p class="price">Price: {PRICES[index]}</p>'
+        f'<table><tr><td><b>Publisher:</b></td><td><span class="pub">{publisher}</span></td></tr></table>'
+        f"{''.join(blocks[1])}<div id='foot'><p>Free delivery</p>{''.join(blocks[2])}</div></body>"
+    )
+
+
+def _item(template: Template, html: str) -> dict[str, object]:
+    extraction = extract(template, html)
+    item = build_item(None, "", "", 0, extraction, template)
+    return {
+        k: v for k, v in item.items() if k not in ("url", "kind", "template_version", "partial")
+    }
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_value_shown_again_is_one_field(seed: int) -> None:
+    rng = random.Random(seed)
+    copies = rng.choice([0, 1, 3])
+    where = [rng.randrange(3) for _ in range(copies)]
+    pages = [_page(i, copies, where) for i in range(5)]
+    template = induce_template(pages)
+    item = _item(template, _page(5, copies, where))
+    shown = [value for value in item.values() if value]
+    assert sorted(map(str, shown)) == sorted(["Beloved", "9.99", PUBLISHERS[0]])
+    for html in pages:
+        tree = dom.parse(html)
+        assert render(template, extract(template, tree)) == normalized_form(tree)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_values_that_agree_by_chance_stay_apart(seed: int) -> None:
+    """Two prices that agree on some seeds but not all are two fields; so
+    are two that agree on fewer seeds than the evidence needs."""
+    rng = random.Random(seed)
+    lists = rng.sample(PRICES, 5)
+    sales = list(lists)
+    sales[rng.randrange(5)] = "1.00"
+    pages = [
+        f"<body><h1>{TITLES[i]}</h1><p>List: <s>{lists[i]}</s></p><p>Sale: <b>{sales[i]}</b></p></body>"
+        for i in range(5)
+    ]
+    template = induce_template(pages)
+    assert len(template.field_names) == 3
+    two = induce_template(pages[:2])
+    assert len(two.field_names) >= 2
+
+
+@pytest.mark.parametrize("crumbs", [0, 1, 2])
+def test_the_heading_copy_is_the_field(crumbs: int) -> None:
+    """A title the breadcrumb repeats is the heading's field, wherever the
+    breadcrumb is and however many crumbs lead to it."""
+    lead = "".join(f"<li>Level {k}</li>" for k in range(crumbs))
+
+    def page(title: str) -> str:
+        return f'<body><ul class="crumbs">{lead}<li>{title}</li></ul><h1>{title}</h1></body>'
+
+    template = induce_template([page(title) for title in TITLES[:4]])
+    assert [info.path.rpartition("/")[2] for info in template.fields] == ["h1"]
+    assert extract(template, page("Beloved")).fields == {template.field_names[0]: ["Beloved"]}
