@@ -37,7 +37,7 @@ from scrapy_wrapx.induction._naming import name_fields
 from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
 from scrapy_wrapx.induction._rename import keep_names
 from scrapy_wrapx.induction._sets import unfold_constant_sets, widen_bylines
-from scrapy_wrapx.induction._tables import widen_rows
+from scrapy_wrapx.induction._tables import open_cells, widen_rows
 from scrapy_wrapx.induction._tokens import derive_parts
 from scrapy_wrapx.template import (
     Elem,
@@ -74,6 +74,7 @@ def induce_template(
     if len(trees) > 1:
         widen_rows(scratch, root)
     separators.extend(_tokenize_texts(scratch, root))
+    cells = {id(text) for text in open_cells(root)}
     _sign_fixed_subtrees(scratch, root)
     for text in separators:
         text.names = [""] * text.slots  # rendered, never a field
@@ -85,7 +86,8 @@ def induce_template(
     )
     if previous is not None:
         keep_names(template, previous, trees)
-    drop_fields(template, template_fields(template, trees))
+    columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in cells}
+    drop_fields(template, set(template_fields(template, trees)) - columns)
     drop_fields(template, copied_fields(template, trees))
     assign_sets(template)
     return template

@@ -8,7 +8,8 @@ template keeps one cell per column and each column's field is named after
 its header (:mod:`._naming`); and its body rows are a list, even when every
 seed shows one row (:func:`widen_rows`, as :func:`._sets.widen_bylines`
 generalizes a byline), so a page with three rows fits the template seeded
-with pages of one.
+with pages of one; and its body cells are slots, even those the seeds
+agree on (:func:`open_cells`).
 """
 
 from __future__ import annotations
@@ -162,3 +163,33 @@ def _widened(scratch: Scratch, node: TNode) -> TNode:
         node.child = rows
         return node
     return rows
+
+
+def open_cells(root: Elem) -> list[Text]:
+    """Make every text of a header table's body cells a slot, and return
+    those texts. A column is data even when every seed shows the same value
+    in it (three one-row seeds, all size "XL"): the header names it, the
+    next page shows another. So neither the seeds' agreement nor
+    :func:`._pagetokens.template_fields` makes it template."""
+    texts: list[Text] = []
+    for node in list(iter_nodes(root)):
+        if isinstance(node, Elem) and node.tag == "table" and _template_header(node):
+            for group in [node, *_row_groups(node)]:
+                for child in group.children:
+                    texts.extend(_body_texts(child))
+    for text in texts:
+        if text.fixed:
+            text.parts = [None]
+    return texts
+
+
+def _body_texts(node: TNode) -> list[Text]:
+    """The texts inside the cells of a body row (bare, optional or a set)."""
+    inner = node.child if isinstance(node, Opt) else node
+    rows = inner.children if isinstance(inner, Set) else [inner]
+    texts: list[Text] = []
+    for row in rows:
+        core = row.child if isinstance(row, Opt) else row
+        if isinstance(core, Elem) and core.tag == "tr" and header_texts(core) is None:
+            texts.extend(text for text in iter_nodes(core) if isinstance(text, Text))
+    return texts
