@@ -13,10 +13,12 @@ therefore needs :data:`MIN_WORD_SAMPLES` distinct values *and* evidence of
 a boundary between template and data where it meets the slot, a change of
 character class that data does not make on its own (:func:`_boundary`):
 punctuation at the cut ("Price: " + 12, "Pages" + " (" ...), letters
-against digits ("Pages " + 96, 96 + " pages"), or a lowercase word before
+against digits ("vol. " + 96, 96 + " pages"), or a lowercase word before
 data that starts otherwise ("by " + Paul Kent). "The " + Kingdom of
 Gardens, or Amber + " Press", show none: a capitalized word before a
 capitalized phrase is as likely the phrase's own, so the text stays whole.
+Nor does a capitalized word before a number: "Title 1095", "Room 12" is a
+name with its number, and only a label's colon ("Pages: " + 96) cuts it.
 Nor is a number next to the data a boundary: June + " 2010" on seeds of
 one year is a date that happens to agree, not a label.
 Middle separators must be the very same sequence in every value and be
@@ -35,6 +37,10 @@ losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 [None]
 >>> derive_parts(["Pages: 96", "Pages: 210", "Pages: 1024"])
 ['Pages: ', None]
+>>> derive_parts(["Title 1095", "Title 22", "Title 407"])
+[None]
+>>> derive_parts(["vol. 3", "vol. 12", "vol. 7"])
+['vol. ', None]
 >>> derive_parts(["June 2010", "May 2010", "March 2010"])
 [None]
 >>> derive_parts(["$9.99", "$19.99", "$4.99"])
@@ -113,6 +119,12 @@ def _class_change(edge: str, data: set[str]) -> bool:
     return "digit" in data and data <= {"digit", "other"}
 
 
+def _capitalized(fixed: str) -> bool:
+    """Whether ``fixed`` ends in a capitalized word ("Title", "ISBN"): the
+    name a number belongs to, not a label, unless a colon says so."""
+    return fixed.split()[-1][:1].isupper()
+
+
 def _boundary(prefix: str, rests: list[str]) -> bool:
     """Whether a fixed ``prefix`` visibly ends where the data ``rests``
     begin (see the module docstring). A prefix without words needs none."""
@@ -123,7 +135,7 @@ def _boundary(prefix: str, rests: list[str]) -> bool:
         return False
     end = _class(fixed[-1])
     starts = {_class(rest.lstrip()[:1] or " ") for rest in rests}
-    if end == "other" or _class_change(end, starts):
+    if end == "other" or (_class_change(end, starts) and not _capitalized(fixed)):
         return True
     # "by " + Paul Kent: a lowercase word before data that starts otherwise.
     return end == "lower" and fixed.split()[-1].islower() and "lower" not in starts
