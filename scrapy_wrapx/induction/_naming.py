@@ -190,12 +190,27 @@ class _Namer:
             elif isinstance(item, Text):
                 self.text(item, ancestors)
             elif isinstance(item, Opt):
-                self.walk([item.child], ancestors)
+                self.optional(item, ancestors)
             elif isinstance(item, Set):
                 self.sets.append(item)
                 self.walk(item.children, ancestors)
             elif isinstance(item, Blob):
                 item.name = self.add(item.uid, "0", "", "", _path(ancestors), "blob")
+
+    def optional(self, item: Opt, ancestors: list[Elem]) -> None:
+        """Walk an optional part; a label it holds labels its own slots
+        only. An optional sibling's text (a "Sale" badge on some cards) is
+        no label for the field after it: on a card without the badge the
+        field would be nameless, on one with it, named after the badge."""
+        label, lead, named = self.last_label, self.last_lead, len(self.fields)
+        self.walk([item.child], ancestors)
+        if len(self.fields) > named:
+            # Its slots took the labels before it.
+            label = lead = None
+        if self.last_label is not None and self.last_label is not label:
+            self.last_label = label
+        if self.last_lead is not None and self.last_lead is not lead:
+            self.last_lead = lead
 
     def elem(self, item: Elem, ancestors: list[Elem]) -> None:
         """Name the element's data attributes (``href``, ``src``...), then
