@@ -199,8 +199,7 @@ class WrapxInductionExtension:
         here or in another process."""
         with self._store_guard():
             for kind_key in self.store.keys(PENDING):
-                if self._leftover(kind_key):
-                    self.start(kind_key, 1, at_close=True)
+                self._settle(kind_key)
         self._check_awaited()
         if self.awaited and (self._awaiting is None or not self._awaiting.running):
             # Checked between idle signals too, which come seconds apart.
@@ -210,10 +209,19 @@ class WrapxInductionExtension:
         if self.running or own:
             raise DontCloseSpider
 
-    def _leftover(self, kind_key: str) -> bool:
-        """A kind with buffered pages, no template and enough seeds to try."""
-        if (kind_key, 1) in self.attempted or load_template(self.store, kind_key):
-            return False
+    def _settle(self, kind_key: str) -> None:
+        """A kind with buffered pages, as the crawl would end: announce its
+        template if another process saved one (the seeds middleware then
+        emits the pages waiting for it), else induce it from what there is."""
+        if any(key == kind_key for key, _ in self.awaited):
+            return  # announced when its wait ends (_check_awaited)
+        record = load_template(self.store, kind_key)
+        if record is not None:
+            self._announce(record)
+        elif (kind_key, 1) not in self.attempted and self._enough_seeds(kind_key):
+            self.start(kind_key, 1, at_close=True)
+
+    def _enough_seeds(self, kind_key: str) -> bool:
         return bool(self.store.list_length(SEEDS, seeds_key(kind_key, 1)) >= self.min_pages)
 
     def _check_awaited(self) -> None:

@@ -129,8 +129,10 @@ class WrapxSeedsMiddleware:
 
     def template_ready(self, kind_key: str, record: TemplateRecord, spider: Spider) -> None:
         self.state.templates.put(record)
+        waited_for = False
         with self._store_errors():
-            waited_for = kind_key in self.state.pending()
+            items = self.state.items
+            waited_for = items is not None and bool(items.flushable([kind_key]))
         if self.flush.idle and waited_for:
             # The crawl is waiting for this template to end: flush now rather
             # than at the engine's next idle check, seconds later.

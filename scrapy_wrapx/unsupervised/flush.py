@@ -81,7 +81,10 @@ class Flusher:
             return
         self.idle = True
         try:
-            flushable = self.state.items.flushable(self.state.pending())
+            pending = self.state.pending()
+            for kind_key in pending:
+                self.state.templates.expire(kind_key)
+            flushable = self.state.items.flushable(pending)
         except StoreUnavailable as exc:
             offline.away(exc)
             raise DontCloseSpider from None

@@ -159,6 +159,12 @@ class TemplateCache:
                     self.put(stored)
         return self._records.get(kind_key)
 
+    def expire(self, kind_key: str) -> None:
+        """Read ``kind_key``'s template from the store at the next
+        :meth:`get`, whatever the poll interval: a crawl about to end must
+        not miss a template another process saved a moment ago."""
+        self._checked.pop(kind_key, None)
+
     def put(self, record: TemplateRecord) -> bool:
         """Use ``record`` if it is newer than the known one; True if it is."""
         known = self._records.get(record.kind_key)
