@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +41,16 @@ def open_stats(crawler: Crawler) -> None:
         crawler.stats.open_spider()
     except TypeError:
         crawler.stats.open_spider(crawler.spider)
+
+
+def run_wrapx(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``scrapy wrapx ARGS`` run as a user runs it, outside any project."""
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", "wrapx", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "SCRAPY_SETTINGS_MODULE": ""},
+    )

@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from scrapy_wrapx.demo import build_site
-
-
-def _scrapy(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", "wrapx", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.crawling import run_wrapx
 
 
 @pytest.fixture(scope="module")
@@ -37,18 +25,18 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_induce_show_extract_report(pages: Path, tmp_path: Path) -> None:
     files = sorted(pages.iterdir())
-    done = _scrapy("induce", *map(str, files[:5]), "-o", "t.json", cwd=tmp_path)
+    done = run_wrapx("induce", *map(str, files[:5]), "-o", "t.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "5/5 pages" in done.stderr and "fields" in done.stderr
     template = json.loads((tmp_path / "t.json").read_text())
     assert template["format"] == "scrapy-wrapx-template"
 
-    shown = _scrapy("show", "t.json", cwd=tmp_path)
+    shown = run_wrapx("show", "t.json", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("# template ")
     assert "\n<body" in shown.stdout and "\n  " in shown.stdout and "{" in shown.stdout
 
-    out = _scrapy("extract", "t.json", str(pages), "-o", "items.jl", cwd=tmp_path)
+    out = run_wrapx("extract", "t.json", str(pages), "-o", "items.jl", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "items.jl").read_text().splitlines()]
     assert len(rows) == len(files)
@@ -62,7 +50,7 @@ def test_induce_show_extract_report(pages: Path, tmp_path: Path) -> None:
     assert rows[7]["fields"].get("title") == [title]
     assert "# fields (1 = single value, * = list):" in shown.stdout
 
-    report = _scrapy("report", "t.json", str(files[7]), "-o", "r.html", cwd=tmp_path)
+    report = run_wrapx("report", "t.json", str(files[7]), "-o", "r.html", cwd=tmp_path)
     assert report.returncode == 0, report.stderr
     html = (tmp_path / "r.html").read_text()
     assert 'class="wrapx-variant"' in html and 'class="wrapx-fixed"' in html
@@ -70,18 +58,18 @@ def test_induce_show_extract_report(pages: Path, tmp_path: Path) -> None:
 
 
 def test_errors_are_one_line(tmp_path: Path) -> None:
-    done = _scrapy("show", "missing.json", cwd=tmp_path)
+    done = run_wrapx("show", "missing.json", cwd=tmp_path)
     assert done.returncode == 1
     assert "No template file at 'missing.json'" in done.stderr
     (tmp_path / "bad.json").write_text('{"format": "other"}')
-    done = _scrapy("show", "bad.json", cwd=tmp_path)
+    done = run_wrapx("show", "bad.json", cwd=tmp_path)
     assert done.returncode == 1 and "Not a scrapy-wrapx template" in done.stderr
-    done = _scrapy("frobnicate", cwd=tmp_path)
+    done = run_wrapx("frobnicate", cwd=tmp_path)
     assert done.returncode == 2
 
 
 def test_show_lists_templates_of_the_store(tmp_path: Path) -> None:
-    done = _scrapy(
+    done = run_wrapx(
         "show", "--list", "-s", f"WRAPX_STORE_SQLITE_PATH={tmp_path / 's.db'}", cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr

@@ -13,8 +13,6 @@ import json
 import logging
 import os
 import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,7 @@ from scrapy_wrapx.unsupervised.templates import (
     seeds_key,
 )
 from tests.conftest import DemoEndpoint
-from tests.crawling import collect_items, crawl_settings
+from tests.crawling import collect_items, crawl_settings, run_wrapx
 from tests.test_e2e_unsupervised import FollowSpider
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -443,18 +441,6 @@ def test_crawl_on_a_garbled_store_file_emits_every_item(
 # Commands --------------------------------------------------------------------------
 
 
-def _scrapy(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "scrapy", "wrapx", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, "SCRAPY_SETTINGS_MODULE": ""},
-    )
-
-
 def test_commands_report_hostile_records_and_corrupt_stores_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
     _filled_store(path)
@@ -465,21 +451,21 @@ def test_commands_report_hostile_records_and_corrupt_stores_in_one_line(tmp_path
     bad = {"kind": "typed", "version": 1, "template": _template_data(root={"c": 5, "n": 5})}
     _write_raw(path, TEMPLATES, "typed", ENVELOPE % json.dumps(bad))
     setting = f"WRAPX_STORE_SQLITE_PATH={path}"
-    listed = _scrapy("show", "--list", "-s", setting, cwd=tmp_path)
+    listed = run_wrapx("show", "--list", "-s", setting, cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     assert "store:good" in listed.stdout
     assert "Traceback" not in listed.stderr
     assert "templates/deep" in listed.stderr and "templates/typed" in listed.stderr
 
-    shown = _scrapy("show", "store:typed", "-s", setting, cwd=tmp_path)
+    shown = run_wrapx("show", "store:typed", "-s", setting, cwd=tmp_path)
     assert shown.returncode == 1 and "Traceback" not in shown.stderr
     (tmp_path / "deep.json").write_text(DEEP)
-    shown = _scrapy("show", "deep.json", cwd=tmp_path)
+    shown = run_wrapx("show", "deep.json", cwd=tmp_path)
     assert shown.returncode == 1 and "Traceback" not in shown.stderr
     assert shown.stderr.count("\n") == 1, shown.stderr
 
     _garble(path, 64 * 1024)
-    listed = _scrapy("show", "--list", "-s", setting, cwd=tmp_path)
+    listed = run_wrapx("show", "--list", "-s", setting, cwd=tmp_path)
     assert "Traceback" not in listed.stderr, listed.stderr
     assert listed.returncode == 0
 
