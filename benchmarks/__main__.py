@@ -12,6 +12,7 @@ BENCHMARKS = {
     "crawl": "benchmarks.crawl",
     "calibrate": "benchmarks.calibrate",
     "naming": "benchmarks.naming",
+    "worstcase": "benchmarks.worstcase",
 }
 
 

@@ -185,6 +185,11 @@ class Fits:
         self.ends_memo[key] = result
         return result
 
+    def rep_ends(self, item: Set, owner: Node, j: int) -> frozenset[int]:
+        """Where one repetition of ``item`` can end when it starts at ``j``
+        (shallow fits; an empty repetition is none)."""
+        return frozenset(e for e in self.hedge_ends(item.children, owner, frozenset((j,))) if e > j)
+
     def hedge_ends(self, items: list[TNode], owner: Node, starts: frozenset[int]) -> frozenset[int]:
         current = starts
         for item in items:

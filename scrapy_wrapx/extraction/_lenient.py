@@ -40,7 +40,8 @@ BLOB_GAIN = 0.01
 REPEAT_SHARE = 0.5
 
 #: Choices of the alignment: skip an item, skip a page node, take a segment
-#: for an item, take a segment as one more repetition of a set.
+#: for an item, take a segment as one more repetition of a set (or of an
+#: optional set).
 SKIP_ITEM, SKIP_NODE, TAKE, REPEAT = 0, 1, 2, 3
 
 #: ``(end, gain)``: a segment an item can take, ending at a child position.
@@ -64,9 +65,14 @@ def _text_segments(item: Text, node: Node, j: int) -> list[Segment]:
 
 
 def _set_segments(m: Matcher, item: Set, owner: Node, node: Node, j: int) -> list[Segment]:
-    """Every run of repetitions that fits shallowly; failing that, one page
-    element of the tag a repetition ends with, as one unfit repetition."""
-    out = [(e, float(item.weight) + TAG_GAIN) for e in m.item_ends(item, owner, j) if e > j]
+    """One repetition that fits shallowly; failing that, one page element
+    of the tag a repetition ends with, as one unfit repetition.
+
+    Runs of repetitions are the alignment's to chain (its ``REPEAT``
+    choice, which scores a run above taking it whole), so a cell looks at
+    one repetition's ends, not at every run's: a list of *n* rows costs
+    *n* cells, not *n* squared."""
+    out = [(e, float(item.weight) + TAG_GAIN) for e in m.rep_ends(item, owner, j)]
     head = item.children[-1] if item.children else None
     if not out and isinstance(head, Elem) and node.tag == head.tag:
         out.append((j + 1, TAG_GAIN))
@@ -99,7 +105,8 @@ def _best(
     """The best choice for ``item`` at relative child ``j`` of ``span``
     (``row``: the scores of this item onwards, ``below``: of the next)."""
     start, n = span
-    repeats = isinstance(item, Set)
+    # An optional list is a list when present: its rows chain the same way.
+    repeats = isinstance(item, Set) or (isinstance(item, Opt) and isinstance(item.child, Set))
     # Ties go to taking the node now: a page node the template lacks counts
     # as inserted *after* what aligned ("UPC: x" after "ISBN-13: y"), never
     # as pushing a value onto it.
@@ -134,7 +141,7 @@ def _table(m: Matcher, items: list[TNode], owner: Node, start: int, end: int) ->
 def _take(m: Matcher, item: TNode, owner: Node, begin: int, end: int, env: Env) -> float:
     """Extract an aligned segment; one unfit repetition of a set is matched
     as the element a repetition ends with."""
-    if isinstance(item, Set) and end - begin == 1 and not m.item_ends(item, owner, begin):
+    if isinstance(item, Set) and end - begin == 1 and not m.rep_ends(item, owner, begin):
         rep_env: Env = {}
         head = item.children[-1]
         assert isinstance(head, Elem)

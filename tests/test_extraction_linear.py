@@ -1,0 +1,65 @@
+"""Extraction's work grows linearly with a page's long hedges, fitting or
+not (issue 12: no slow path on pages that do not fit).
+
+Work is counted as Python function calls during :func:`extract` (a
+profiler hook: deterministic, unlike a timer). Quadrupling a hedge's
+length must at most quadruple the calls, give or take a fifth; a pass
+over every pair of siblings makes it about sixteen, which the lenient
+alignment did on five of these families before it chained repetitions.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from scrapy_wrapx.dom import parse
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.template import Template
+from tests.hedges import FAMILIES, list_then_stranger, seed_pages
+
+SHORT, LONG = 200, 800
+#: Allowed growth of the call count when the hedge is LONG / SHORT times longer.
+SLACK = 1.2
+
+
+def _calls(template: Template, html: str) -> int:
+    tree = parse(html)
+    count = 0
+
+    def hook(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(hook)
+    try:
+        extract(template, tree)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("misfit", [False, True], ids=["fits", "misfit"])
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_extraction_work_is_linear_in_the_hedge(name: str, misfit: bool) -> None:
+    family = FAMILIES[name]
+    template = induce_template(seed_pages(family))
+    rng = random.Random(7)
+    short = _calls(template, family(SHORT, rng, misfit))
+    long = _calls(template, family(LONG, rng, misfit))
+    assert long <= short * (LONG / SHORT) * SLACK, (name, short, long)
+
+
+def test_a_list_with_a_stranger_after_it_keeps_every_row() -> None:
+    """The lenient path chains repetitions one by one: all rows come out."""
+    template = induce_template(seed_pages(list_then_stranger))
+    extraction = extract(template, list_then_stranger(300, random.Random(3), True))
+    assert extraction.matched
+    rows = max(extraction.records.values(), key=len)
+    assert len(rows) == 300
