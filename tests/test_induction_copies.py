@@ -9,6 +9,7 @@ import pytest
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract, render
 from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
 from scrapy_wrapx.template import Template, normalized_form
 from scrapy_wrapx.unsupervised.items import build_item
 
@@ -86,3 +87,44 @@ def test_the_heading_copy_is_the_field(crumbs: int) -> None:
     template = induce_template([page(title) for title in TITLES[:4]])
     assert [info.path.rpartition("/")[2] for info in template.fields] == ["h1"]
     assert extract(template, page("Beloved")).fields == {template.field_names[0]: ["Beloved"]}
+
+
+YEARS = ["2008", "2004", "2010", "1999", "2015", "2021"]
+#: How a details block labels a value: (label, value) -> markup.
+LABEL_IDIOMS = {
+    "bold": lambda label, value: f"<p><b>{label}:</b> {value}<br></p>",
+    "table": lambda label, value: f"<table><tr><th>{label}</th><td>{value}</td></tr></table>",
+    "dl": lambda label, value: f"<dl><dt>{label}</dt><dd>{value}</dd></dl>",
+}
+
+
+def _byline_page(index: int, label: str, idiom: str) -> str:
+    """A byline holding publisher and year in one text of one element, and
+    a details block that labels the year again."""
+    publisher, year = PUBLISHERS[index % len(PUBLISHERS)], YEARS[index]
+    details = LABEL_IDIOMS[idiom](label, year)
+    return (
+        f"<body><h1>{TITLES[index]}</h1>"
+        f'<div class="product-publisher">{publisher} / {year}</div>'
+        f'<p class="price">Price: {PRICES[index]}</p>'
+        f'<div class="specs">{details}</div><div id="foot">Free delivery</div></body>'
+    )
+
+
+@pytest.mark.parametrize("idiom", sorted(LABEL_IDIOMS))
+@pytest.mark.parametrize("label", ["Publication Date", "Released", "Year"])
+def test_the_field_that_stays_takes_the_label_of_its_dropped_copy(label: str, idiom: str) -> None:
+    """Two slots of one byline share their element's words; the label of
+    the year's other copy names the year, and the first slot keeps the
+    element's words."""
+    pages = [_byline_page(i, label, idiom) for i in range(5)]
+    trees = [dom.parse(html) for html in pages]
+    template = induce_template(trees)
+    name_template(template, trees)
+    fields = extract(template, _byline_page(5, label, idiom)).fields
+    holders = {name for name, values in fields.items() if values}
+    year_fields = [name for name in holders if fields[name] == [YEARS[5]]]
+    publisher_fields = [name for name in holders if fields[name] == [PUBLISHERS[0]]]
+    assert year_fields == ["_".join(label.lower().split())]
+    assert len(publisher_fields) == 1
+    assert "publisher" in publisher_fields[0]

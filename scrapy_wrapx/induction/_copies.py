@@ -20,11 +20,17 @@ between pages (a value the same everywhere is template anyway). A list
 price and a sale price that agree on a few seeds still differ on one of
 five; two copies of one publisher never do.
 
+The copy that is dropped may be the one the page labels ("Publication
+Date: 2010" in a details table, where the byline shows "2010" bare): its
+label is kept in the template's meta (:data:`COPY_LABELS`) for the field
+that stays, whose name the page-level naming may take from it
+(:mod:`._pagenames`).
+
 >>> copies(["publisher", "year", "vendor"],
 ...        {"publisher": (("Zondervan",), ("Barbour",), ("Tyndale",)),
 ...         "year": (("2008",), ("2004",), ("2010",)),
 ...         "vendor": (("Zondervan",), ("Barbour",), ("Tyndale",))})
-['vendor']
+{'vendor': 'publisher'}
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from collections.abc import Mapping, Sequence
 
 from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._naming import label_name
 from scrapy_wrapx.induction._pagetokens import MIN_TEMPLATE_SEEDS
 from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, TNode, enclosing_sets
 
@@ -43,18 +50,24 @@ HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 Profile = tuple[tuple[str, ...], ...]
 
 
-def copies(fields: Sequence[str], values: Mapping[str, Profile]) -> list[str]:
+#: Template meta key: ``"uid/slot"`` of a field -> the label of a copy of it
+#: that was dropped.
+COPY_LABELS = "copy_labels"
+
+
+def copies(fields: Sequence[str], values: Mapping[str, Profile]) -> dict[str, str]:
     """The ``fields`` (best first) whose ``values`` per seed repeat those
-    of a field before them."""
-    seen: set[Profile] = set()
-    dropped: list[str] = []
+    of a field before them, each mapped to that field."""
+    first: dict[Profile, str] = {}
+    dropped: dict[str, str] = {}
     for name in fields:
         profile = values.get(name)
         if profile is None or not _evidence(profile):
             continue
-        if profile in seen:
-            dropped.append(name)
-        seen.add(profile)
+        if profile in first:
+            dropped[name] = first[profile]
+        else:
+            first[profile] = name
     return dropped
 
 
@@ -86,12 +99,13 @@ def _evidence(profile: Profile) -> bool:
     return len(shown) >= MIN_TEMPLATE_SEEDS and len(set(shown)) > 1
 
 
-def copied_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
+def copied_fields(template: Template, trees: Sequence[PageTree]) -> dict[str, str]:
     """The fields of ``template`` that copy another field on every seed page
-    in ``trees`` (see the module docstring). Only fields outside sets: a
-    record's values are the record's, whatever another list repeats."""
+    in ``trees`` (see the module docstring), each mapped to the field that
+    stays. Only fields outside sets: a record's values are the record's,
+    whatever another list repeats."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
-        return []
+        return {}
     inside = enclosing_sets(template.root)
     scalars = [info for info in template.fields if not inside.get(info.uid, "")]
     per_page = [extract(template, tree).fields for tree in trees]
@@ -103,3 +117,16 @@ def copied_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     # sorted() is stable: among equals, page order decides.
     ranked = sorted(scalars, key=lambda info: _rank(info, info.uid in optional))
     return copies([info.name for info in ranked], values)
+
+
+def note_copy_labels(template: Template, copied: Mapping[str, str]) -> None:
+    """Keep, for each field that stays, the label of a dropped copy of it
+    when it has none of its own (see :data:`COPY_LABELS`)."""
+    by_name = {info.name: info for info in template.fields}
+    labels: dict[str, str] = {}
+    for dropped, kept in copied.items():
+        label, stays = by_name[dropped].label, by_name[kept]
+        if label_name(label) and not label_name(stays.label):
+            labels.setdefault(f"{stays.uid}/{stays.slot}", label)
+    if labels:
+        template.meta[COPY_LABELS] = labels

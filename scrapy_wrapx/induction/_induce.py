@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from lxml import etree
 
 from scrapy_wrapx.dom import PageTree, parse
-from scrapy_wrapx.induction._copies import copied_fields
+from scrapy_wrapx.induction._copies import copied_fields, note_copy_labels
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labels import template_texts
@@ -88,7 +88,9 @@ def induce_template(
         keep_names(template, previous, trees)
     columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in cells}
     drop_fields(template, set(template_fields(template, trees)) - columns)
-    drop_fields(template, copied_fields(template, trees))
+    copied = copied_fields(template, trees)
+    note_copy_labels(template, copied)
+    drop_fields(template, copied)
     assign_sets(template)
     return template
 

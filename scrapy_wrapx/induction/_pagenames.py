@@ -37,6 +37,7 @@ from lxml import etree
 
 from scrapy_wrapx.dom import PageTree, fold_whitespace
 from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._naming import label_name, slug
 from scrapy_wrapx.induction._rename import carry_profiles, keep_names, rename_fields
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
@@ -278,7 +279,9 @@ def name_template(
             continue
         context.inner_field = wanted.get(context.inner_field, context.inner_field)
         per_page = [page.get(name, []) for page in values]
-        proposal, _ = propose(context, per_page, evidence)
+        proposal, strength = propose(context, per_page, evidence)
+        if strength == TAG or (strength == CLASS and proposal in wanted.values()):
+            proposal = copy_label_name(template, context.info) or proposal
         if proposal == "title":
             proposal = proposal if not title_taken else "heading"
             title_taken = True
@@ -295,6 +298,19 @@ def name_template(
     profiles = _profiles(field_contexts(template), template)
     _add_examples(profiles, template, trees)
     template.meta[PROFILES] = profiles
+
+
+def copy_label_name(template: Template, info: FieldInfo) -> str:
+    """The name the label of a dropped copy of the field gives (see
+    :mod:`._copies`), or "". It names a field whose own evidence is a tag,
+    or class words an earlier field already took: two slots of one
+    byline ("WaterBrook Press / 2010") share their element's words, and
+    the details table's "Publication Date:" says which the second is."""
+    labels = template.meta.get(COPY_LABELS)
+    if not isinstance(labels, dict):
+        return ""
+    label = labels.get(f"{info.uid}/{info.slot}")
+    return label_name(label) if isinstance(label, str) else ""
 
 
 #: Example values kept per field for ``scrapy wrapx show``.
