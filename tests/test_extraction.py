@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
+from tests.hedges import list_then_stranger, seed_pages
 from tests.test_induction import book_page, site
 
 
@@ -52,3 +55,33 @@ def test_accepts_text_bytes_and_trees() -> None:
     ]
     assert results[0].fields == results[1].fields == results[2].fields
     assert results[2].url == "http://x/"
+
+
+FOREIGN_ROWS = [
+    '<li class="ad"><p>Sponsored</p><span>Buy now</span></li>',
+    '<li class="see-also"><b>See also</b><span>Gift cards</span></li>',
+    "<li><em>Staff pick</em><span>$5 off</span></li>",
+]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_foreign_row_among_rows_that_fit_gives_no_values(seed: int) -> None:
+    """A row of another shape in a list whose other rows fit (an advert)
+    is skipped, not taken as an unfit row whose span becomes a price."""
+    rng = random.Random(seed)
+    template = induce_template(seed_pages(list_then_stranger))
+    rows = [
+        f'<li class="item"><a href="/p/{i}">Product {i}</a><span class="price">${i}.99</span></li>'
+        for i in range(rng.randint(1, 12))
+    ]
+    for _ in range(rng.randint(1, 3)):
+        rows.insert(rng.randint(0, len(rows)), rng.choice(FOREIGN_ROWS))
+    html = (
+        f'<html><body><h1>Shop</h1><ul class="list">{"".join(rows)}</ul><p>Footer</p></body></html>'
+    )
+    values = [v for vs in extract(template, html).fields.values() for v in vs]
+    assert not {"Buy now", "Gift cards", "$5 off", "Sponsored", "See also", "Staff pick"} & set(
+        values
+    )
+    prices = [row.split('"price">')[1].split("<")[0] for row in rows if 'class="item"' in row]
+    assert [v for v in values if v.startswith("$")] == prices

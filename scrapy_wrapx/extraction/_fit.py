@@ -103,6 +103,7 @@ class Fits:
         self.ends_memo: dict[tuple[int, int, int], frozenset[int]] = {}
         self.fit_memo: dict[tuple[int, int], bool] = {}
         self.exact_memo: dict[tuple[int, int, int], frozenset[int]] = {}
+        self.set_fit_memo: dict[tuple[int, int], bool] = {}
         #: Places where the page did not fit (texts, hedges, repetitions).
         self.misfits = 0
 
@@ -189,6 +190,16 @@ class Fits:
         """Where one repetition of ``item`` can end when it starts at ``j``
         (shallow fits; an empty repetition is none)."""
         return frozenset(e for e in self.hedge_ends(item.children, owner, frozenset((j,))) if e > j)
+
+    def set_fits(self, item: Set, owner: Node) -> bool:
+        """Whether one repetition of ``item`` fits shallowly somewhere among
+        ``owner``'s children (once per set and owner: linear)."""
+        key = (item.uid, owner.index)
+        found = self.set_fit_memo.get(key)
+        if found is None:
+            found = any(self.rep_ends(item, owner, j) for j in range(len(owner.children)))
+            self.set_fit_memo[key] = found
+        return found
 
     def hedge_ends(self, items: list[TNode], owner: Node, starts: frozenset[int]) -> frozenset[int]:
         current = starts

@@ -66,7 +66,11 @@ def _text_segments(item: Text, node: Node, j: int) -> list[Segment]:
 
 def _set_segments(m: Matcher, item: Set, owner: Node, node: Node, j: int) -> list[Segment]:
     """One repetition that fits shallowly; failing that, one page element
-    of the tag a repetition ends with, as one unfit repetition.
+    of the tag a repetition ends with, as one unfit repetition, but only
+    where no repetition of the set fits among these children: a list whose
+    rows all changed (a redesign) still gives its data, while a foreign
+    row among rows that fit (an advert, a "see also") gives none, rather
+    than its ``<span>`` as a price.
 
     Runs of repetitions are the alignment's to chain (its ``REPEAT``
     choice, which scores a run above taking it whole), so a cell looks at
@@ -74,7 +78,7 @@ def _set_segments(m: Matcher, item: Set, owner: Node, node: Node, j: int) -> lis
     *n* cells, not *n* squared."""
     out = [(e, float(item.weight) + TAG_GAIN) for e in m.rep_ends(item, owner, j)]
     head = item.children[-1] if item.children else None
-    if not out and isinstance(head, Elem) and node.tag == head.tag:
+    if not out and isinstance(head, Elem) and node.tag == head.tag and not m.set_fits(item, owner):
         out.append((j + 1, TAG_GAIN))
     return out
 
