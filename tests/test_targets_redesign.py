@@ -121,12 +121,17 @@ def test_a_redesign_gives_mostly_right_values(seed: int) -> None:
         assert bad <= 0.04
 
 
-@pytest.mark.xfail(
+#: The held-out seed 7 misses the goal in its first crawl: the "Options"
+#: heading of the redesign is taken for the reviewer or the sale badge of a
+#: page without them (4 of 360 values, confidence 0.63-0.84).
+SHORT_OF_THE_GOAL = pytest.mark.xfail(
     strict=True,
-    reason="short of the goal: lists of 0 members on the redesign (no variants, no "
-    "reviews) still get a look-alike member, some with confidence >= 0.9",
+    reason="short of the goal: a section heading is taken for an absent list member "
+    "or badge in the first crawl after the redesign",
 )
-@pytest.mark.parametrize("seed", SEEDS)
+
+
+@pytest.mark.parametrize("seed", [1, 2, pytest.param(7, marks=SHORT_OF_THE_GOAL)])
 def test_a_redesign_meets_the_goal(seed: int) -> None:
     """The goal: 95% right, at most 1% wrong or invented, none of them with
     a confidence of 0.9 or more."""
@@ -135,3 +140,17 @@ def test_a_redesign_meets_the_goal(seed: int) -> None:
         assert not confident, confident[:5]
         assert bad <= 0.01
         assert right >= 0.95
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_no_node_is_the_value_of_two_targets(seed: int) -> None:
+    """A redesigned page without variants or reviews: their relocations land
+    on the price, the badge or another list's members, which other targets
+    hold; they stay empty instead (see scrapy_wrapx.locate.exclusive)."""
+    first = redesign_run(seed)[0]
+    bad = [(name, c) for v, name, c in first if v in ("wrong", "invented")]
+    lists = [b for b in bad if b[0] in ("variant_prices", "variant_colours", "reviewers")]
+    assert len(lists) <= 4, lists  # 9 to 17 before
+    invented = [name for verdict, name, _ in first if verdict == "invented"]
+    assert invented.count("variant_prices") == 0
+    assert invented.count("variant_colours") == 0

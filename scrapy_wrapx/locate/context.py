@@ -178,24 +178,30 @@ class Eligibility:
             target.kind == "text" and label_text(target.value, _owner_tag(target)) is not None
         )
 
-    def refusal(self, leaf: int) -> str | None:
-        """Why ``leaf`` cannot be the target, or None when it may be."""
-        if self._claimed(leaf):
+    def refusal(self, leaf: int, weak_claims: bool = True) -> str | None:
+        """Why ``leaf`` cannot be the target, or None when it may be.
+        Without ``weak_claims``, only a firm pairing claims a leaf: a list
+        member found by the pattern of members relocated around it repeats
+        their structure, which says more than a loose pairing of a page
+        the redesign rebuilt."""
+        if self._claimed(leaf, weak_claims):
             return "claimed"
         if not self.low < leaf < self.high:
             return "outside"
         return self._kind_refusal(leaf) or self._context_refusal(leaf)
 
-    def _claimed(self, leaf: int) -> bool:
+    def _claimed(self, leaf: int, weak_claims: bool = True) -> bool:
         """Firmly paired with another reference leaf; for a list, paired at
-        all with a reference leaf outside the list."""
+        all with a reference leaf outside the list (if ``weak_claims``)."""
         claim = self.claims.get(leaf)
         if claim is None or claim[0] in self.allowed:
             return False
         node, firm = claim
         if firm:
             return True
-        return self.list_nodes is not None and not self.list_nodes[0] <= node <= self.list_nodes[1]
+        if not weak_claims or self.list_nodes is None:
+            return False
+        return not self.list_nodes[0] <= node <= self.list_nodes[1]
 
     def _kind_refusal(self, leaf: int) -> str | None:
         """Another kind of value, or a label where the target is none."""

@@ -254,12 +254,13 @@ class HybridLocator:
             if previous is None or previous.confidence < confidence:
                 found[leaf] = Relocated(target, confidence, evidence)
         expanded = expand_list(context.index, reference, found)
-        # Members found by the list's pattern pass the same rules.
+        # Members found by the list's pattern pass the same rules, but for
+        # loose pairings (see Eligibility.refusal).
         eligible = eligibility(reference.targets[0], context)
         return [
             Placed(leaf, member.target, member.confidence, member.evidence, 0)
             for leaf, member in sorted(expanded.items(), key=lambda item: item[0])
-            if eligible(leaf)
+            if eligible.refusal(leaf, weak_claims=leaf in found) is None
         ]
 
     def _single(

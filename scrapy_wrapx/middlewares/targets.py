@@ -36,6 +36,7 @@ from scrapy.utils.defer import deferred_from_coro
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.locate import HybridLocator, Resolution, TargetReference
+from scrapy_wrapx.locate.exclusive import exclusive
 from scrapy_wrapx.locate.repair import TargetState
 from scrapy_wrapx.middlewares._held import HeldItems
 from scrapy_wrapx.settings import check_settings, wrapx_setting
@@ -56,6 +57,9 @@ if TYPE_CHECKING:
     from scrapy_wrapx.store import WrapxStore
 
 logger = logging.getLogger(__name__)
+
+#: A target's value and its confidence (None where nothing was relocated).
+Filled = tuple[Any, float | None]
 
 NAMESPACE = "targets"
 #: Meta key of the end-of-crawl request whose response releases held items.
@@ -288,10 +292,21 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         self, adapter: ItemAdapter, missing: list[str], tree: dom.PageTree
     ) -> dict[str, float]:
         """Fill the ``missing`` fields of the item; their confidences. A
-        list target is a list even when nothing fills it."""
+        list target is a list even when nothing fills it. Every target is
+        resolved first, then each node goes to one target
+        (:func:`~scrapy_wrapx.locate.exclusive.exclusive`), then the
+        outcomes count and log."""
+        fresh: set[str] = set()
+        outcomes = {name: self._outcome(name, tree, fresh) for name in missing}
+        kept, taken = exclusive({n: o for n, o in outcomes.items() if isinstance(o, Resolution)})
         confidences: dict[str, float] = {}
         for name in missing:
-            filled = self._fill(name, tree)
+            outcome = outcomes[name]
+            filled = (
+                self._settle(name, kept[name], taken.get(name), tree, name in fresh)
+                if isinstance(outcome, Resolution)
+                else outcome
+            )
             if filled is None or filled[0] in (None, []):
                 self._required_missing(name, tree.url or "")
             if filled is None:
@@ -313,7 +328,13 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
                 confidences[name] = confidence
         return confidences
 
-    def _fill(self, name: str, tree: dom.PageTree) -> tuple[Any, float | None] | None:
+    def _outcome(
+        self, name: str, tree: dom.PageTree, fresh: set[str]
+    ) -> Resolution | Filled | None:
+        """How ``name`` resolves on the page, before anything is counted: a
+        resolution, or its value when there is nothing to resolve (an
+        absent part) or None (no reference yet). A target whose reference
+        this page gives joins ``fresh``."""
         target = self.targets[name]
         state = self.states[name]
         reference = self._reference(state)
@@ -322,18 +343,37 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             if reference is None:
                 self._inc("missing_count", name)
                 return None
-            values = self._selector_values(reference, tree, target.is_list)
-            return self._value(target.is_list, values), 1.0
+            found = self.locator.resolve(reference, tree, min_confidence=0.0, many=target.is_list)
+            fresh.add(name)  # the reference page: its selector's hits are the target
+            return Resolution(found.values, found.xpaths, 1.0, "selector")
         if self._absent(target, state, tree):
             return ([], None) if target.is_list else None
         min_confidence = self._min_confidence(target)
-        resolution = self._resolve(state, reference, tree, min_confidence, target.is_list)
+        return self._resolve(state, reference, tree, min_confidence, target.is_list)
+
+    def _settle(
+        self,
+        name: str,
+        resolution: Resolution,
+        taken_by: str | None,
+        tree: dom.PageTree,
+        fresh: bool,
+    ) -> Filled | None:
+        """Count and log ``name``'s resolution; its value and confidence."""
+        target = self.targets[name]
+        state = self.states[name]
+        url = tree.url or ""
+        if fresh:
+            return self._value(target.is_list, resolution.values), resolution.confidence
         if resolution.source == "selector":
             self._selector_worked(name, state, tree)
         elif resolution.source == "relocated":
-            self._relocated(name, state, resolution, tree.url or "")
+            self._relocated(name, state, resolution, url)
+        elif taken_by is not None:
+            self._taken(name, taken_by, resolution, url)
+            return None
         else:
-            self._refused(name, target, resolution, min_confidence, tree.url or "")
+            self._refused(name, target, resolution, self._min_confidence(target), url)
             return None
         return self._value(target.is_list, resolution.values), resolution.confidence
 
@@ -441,6 +481,19 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             extra={"spider": self.crawler.spider},
         )
 
+    def _taken(self, name: str, holder: str, resolution: Resolution, url: str) -> None:
+        """Every node ``name`` relocated to is ``holder``'s value: unset."""
+        self._inc("taken_count", name)
+        logger.warning(
+            "Could not fill target %r on %s: its relocation (confidence %.2f) landed on"
+            " the value of target %r",
+            name,
+            url,
+            resolution.confidence,
+            holder,
+            extra={"spider": self.crawler.spider},
+        )
+
     def _resolve(
         self,
         state: TargetState,
@@ -512,12 +565,6 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         if target.example is not None:
             self.held.reference_taken(name)
         return reference
-
-    def _selector_values(
-        self, reference: TargetReference, tree: dom.PageTree, many: bool
-    ) -> list[str]:
-        resolution = self.locator.resolve(reference, tree, min_confidence=0.0, many=many)
-        return resolution.values
 
     @staticmethod
     def _value(is_list: bool, values: list[str]) -> Any:
