@@ -102,6 +102,29 @@ def test_an_absent_optional_target_stays_unset() -> None:
         assert locator.resolve(reference, page).values == [], seed
 
 
+CAPTIONS = ["Options", "Customer reviews", "Specifications", "Sale", "Details"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_section_heading_is_no_absent_targets_value(seed: int) -> None:
+    """A redesign adds captioned sections; on a page without the badge, the
+    caption of one ("Options", even "Sale") is no badge."""
+    rng = random.Random(seed)
+    locator = HybridLocator()
+    reference = locator.reference(REFERENCE, SELECTORS["badge"])
+    level = rng.randint(2, 5)
+    heading = f"<h{level}>{rng.choice(CAPTIONS)}</h{level}>"
+    page = product(rng).replace('<p class="price">', heading + '<p class="price">', 1)
+    assert locator.resolve(reference, page).values == []
+
+
+def test_a_heading_target_still_relocates_to_a_heading() -> None:
+    locator = HybridLocator()
+    reference = locator.reference(REFERENCE, SELECTORS["title"])
+    page = product(random.Random(4), title="Green Lamp 12").replace("<h2>", '<h2 class="t">', 1)
+    assert locator.resolve(reference, page, many=False).values == ["Green Lamp 12"]
+
+
 def test_references_without_a_recorded_context_still_load() -> None:
     locator = HybridLocator()
     data = locator.reference(REFERENCE, SELECTORS["isbn"]).to_json()
@@ -194,6 +217,29 @@ def test_the_promo_heading_before_the_title() -> None:
     page = product(random.Random(9), title="Green Lamp 12")
     variant = page.replace("<h2>", "<h2><strong>Offer</strong>: Members save 10%</h2><h2>", 1)
     assert locator.resolve(reference, variant, many=False).values == ["Green Lamp 12"]
+
+
+PROMOS = [
+    "<h2>Members save {n}%</h2>",
+    "<h2><strong>Offer</strong>: free shipping over ${n}</h2>",
+    '<h2 class="promo">New this week: {n} lamps</h2>',
+]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_look_alike_the_reference_page_had_and_this_page_lacks(seed: int) -> None:
+    """The reverse of an inserted look-alike: the reference was taken on a
+    page with a promo heading before the title, the page has none. The
+    mapping pairs the title with the promo as often as with the title
+    (both are the only text of an ``<h2>``); that pairing claims nothing."""
+    rng = random.Random(seed)
+    promo = rng.choice(PROMOS).format(n=rng.randint(5, 30))
+    with_promo = product(rng, title="Blue Lamp 3").replace("<h2>", promo + "<h2>", 1)
+    locator = HybridLocator()
+    reference = locator.reference(with_promo, "//h2[2]/text()")
+    page = product(rng, title="Red Chair 41")
+    resolution = locator.resolve(reference, page, many=False)
+    assert resolution.values == ["Red Chair 41"]
 
 
 # -- the middleware --------------------------------------------------------------

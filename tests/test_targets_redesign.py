@@ -108,7 +108,8 @@ def _summary(found: tuple[tuple[str, str, float | None], ...]) -> tuple[float, f
 
 
 #: Seeds 1 and 2 are the shop tests' (and were looked at while building the
-#: rules); 7 is a held-out variant seed. None of them is a calibration seed.
+#: rules); so were 7, 11, 12 and 13 later. None of them is a calibration
+#: seed; seeds from 31 on are kept for reporting.
 SEEDS = [1, 2, 7]
 
 
@@ -121,17 +122,7 @@ def test_a_redesign_gives_mostly_right_values(seed: int) -> None:
         assert bad <= 0.04
 
 
-#: The held-out seed 7 misses the goal in its first crawl: the "Options"
-#: heading of the redesign is taken for the reviewer or the sale badge of a
-#: page without them (4 of 360 values, confidence 0.63-0.84).
-SHORT_OF_THE_GOAL = pytest.mark.xfail(
-    strict=True,
-    reason="short of the goal: a section heading is taken for an absent list member "
-    "or badge in the first crawl after the redesign",
-)
-
-
-@pytest.mark.parametrize("seed", [1, 2, pytest.param(7, marks=SHORT_OF_THE_GOAL)])
+@pytest.mark.parametrize("seed", [*SEEDS, 11, 12, 13])
 def test_a_redesign_meets_the_goal(seed: int) -> None:
     """The goal: 95% right, at most 1% wrong or invented, none of them with
     a confidence of 0.9 or more."""

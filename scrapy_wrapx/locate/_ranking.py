@@ -172,6 +172,7 @@ def eligibility(target: TargetNode, context: RelocationContext) -> Eligibility:
         context.claims,
         dict(context.unchanged),
         context.members or (target,),
+        context.partner,
     )
 
 

@@ -19,7 +19,8 @@ leaf is *eligible* only when nothing about it contradicts the reference:
   ``<strike>``, a *was*/*old*/*strike*/*before* class or label) and the
   target's did not;
 * **kind**: its value is of another kind (a number, a price, a text) than
-  the target's.
+  the target's, or it is a label or a heading's caption where the
+  target's was none.
 
 >>> value_kind("9781602600157"), value_kind("$7.99"), value_kind("In Stock")
 ('number', 'price', 'text')
@@ -32,6 +33,7 @@ leaf is *eligible* only when nothing about it contradicts the reference:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from scrapy_wrapx.dom import fold_whitespace
@@ -55,6 +57,9 @@ __all__ = [
 #: A label is a short text ending with a colon, or a table/definition header.
 LABEL_LENGTH = 40
 _LABEL_TAGS = frozenset({"th", "dt", "label"})
+#: Section headings: their text captions a section, it is no value of one
+#: unless the target's own reference text was a heading's.
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: How many leaves before a candidate its label may stand (an icon or an
 #: inserted cell may come between).
 LABEL_REACH = 3
@@ -86,6 +91,13 @@ def label_text(value: str, tag: str = "") -> str | None:
     if text.endswith(":") or tag in _LABEL_TAGS:
         return text.rstrip(": ").lower()
     return None
+
+
+def _heading_text(leaf: Node) -> bool:
+    """Whether ``leaf`` is the whole text of a heading: a section's
+    caption ("Options", "Customer reviews"), which names what follows."""
+    owner = leaf.parent if leaf.is_text else None
+    return owner is not None and owner.tag in HEADINGS and len(owner.children) == 1
 
 
 def _owner_tag(target: TargetNode) -> str:
@@ -156,10 +168,16 @@ class Eligibility:
         claims: dict[int, tuple[int, bool]],
         unchanged: dict[int, int],
         members: tuple[TargetNode, ...],
+        partner: Mapping[int, int] | None = None,
     ) -> None:
         self.target = target
         self.tree = index.tree
         self.claims = claims
+        self.twins = (
+            _twins(ref_tree, target.node)
+            if partner is not None and not _has_counterpart(ref_tree, index, partner, target.node)
+            else frozenset()
+        )
         self.allowed = frozenset(member.node for member in members)
         self.list_nodes = _list_nodes(ref_tree, target) if len(members) > 1 else None
         self.recorded = all(member.recorded for member in members)
@@ -177,6 +195,7 @@ class Eligibility:
         self.is_label = (
             target.kind == "text" and label_text(target.value, _owner_tag(target)) is not None
         )
+        self.in_heading = _owner_tag(target) in HEADINGS
 
     def refusal(self, leaf: int, weak_claims: bool = True) -> str | None:
         """Why ``leaf`` cannot be the target, or None when it may be.
@@ -194,7 +213,7 @@ class Eligibility:
         """Firmly paired with another reference leaf; for a list, paired at
         all with a reference leaf outside the list (if ``weak_claims``)."""
         claim = self.claims.get(leaf)
-        if claim is None or claim[0] in self.allowed:
+        if claim is None or claim[0] in self.allowed or claim[0] in self.twins:
             return False
         node, firm = claim
         if firm:
@@ -212,6 +231,8 @@ class Eligibility:
             return "kind"
         if not self.is_label and _leaf_label(node) is not None:
             return "kind"
+        if not self.in_heading and _heading_text(node):
+            return "kind"
         return None
 
     def _context_refusal(self, leaf: int) -> str | None:
@@ -226,6 +247,43 @@ class Eligibility:
 
     def __call__(self, leaf: int) -> bool:
         return self.refusal(leaf) is None
+
+
+def _has_counterpart(
+    ref_tree: ArrayTree, index: PageIndex, partner: Mapping[int, int], node: int
+) -> bool:
+    """Whether the mapping pairs the target's leaf with a page leaf held by
+    an element of the same tag (its counterpart), not with noise."""
+    page_node = partner.get(node)
+    if page_node is None:
+        return False
+    page = index.array
+    owner, page_owner = ref_tree.parents[node], page.parents[page_node]
+    return (
+        not page.children[page_node]
+        and owner >= 0
+        and page_owner >= 0
+        and ref_tree.labels[owner] == page.labels[page_owner]
+    )
+
+
+def _twins(ref_tree: ArrayTree, node: int) -> frozenset[int]:
+    """The reference leaves that look like the target's to the mapping:
+    each the only leaf of an element of the target element's tag under the
+    same parent (a promo ``<h1>`` before the title's). Where the mapping
+    found no counterpart for the target, its pairing of a page leaf with a
+    twin is a coin toss between the two, no claim: the page may simply
+    lack the look-alike the reference page had."""
+    owner = ref_tree.parents[node]
+    if owner < 0 or ref_tree.parents[owner] < 0:
+        return frozenset()
+    twins = set()
+    for sibling in ref_tree.children[ref_tree.parents[owner]]:
+        leaves = ref_tree.children[sibling]
+        alike = sibling != owner and ref_tree.labels[sibling] == ref_tree.labels[owner]
+        if alike and len(leaves) == 1 and not ref_tree.children[leaves[0]]:
+            twins.add(leaves[0])
+    return frozenset(twins)
 
 
 def _list_nodes(ref_tree: ArrayTree, target: TargetNode) -> tuple[int, int] | None:

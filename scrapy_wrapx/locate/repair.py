@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scrapy_wrapx.dom import PageTree
+from scrapy_wrapx.locate.selectors import anchored_selector
+
 __all__ = ["TargetState", "generalize_xpaths"]
 
 _STEP = re.compile(r"^(?P<name>.*?)(?:\[(?P<position>\d+)\])?$")
@@ -105,9 +108,14 @@ class TargetState:
         self.streak_selector = None
         self.streak = 0
 
-    def record_relocation(self, xpaths: Sequence[str], repair_after: int) -> str | None:
+    def record_relocation(
+        self, xpaths: Sequence[str], repair_after: int, tree: PageTree | None = None
+    ) -> str | None:
         """Count a relocation to ``xpaths``; return the new selector when
-        this relocation completes a repair, else None."""
+        this relocation completes a repair, else None. With the page's
+        ``tree``, the new selector is anchored on the nodes' tags, ids and
+        classes where such a selector selects exactly them
+        (:func:`.selectors.anchored_selector`), not on their positions."""
         candidate = generalize_xpaths(xpaths)
         if candidate == self.streak_selector:
             self.streak += 1
@@ -115,12 +123,12 @@ class TargetState:
             self.streak_selector, self.streak = candidate, 1
         if self.streak < repair_after or candidate == self.selector:
             return None
-        self.history.append(
-            {"selector": self.selector, "replaced_by": candidate, "at": time.time()}
-        )
-        self.selector = candidate
+        anchored = anchored_selector(tree, xpaths) if tree is not None else None
+        selector = anchored or candidate
+        self.history.append({"selector": self.selector, "replaced_by": selector, "at": time.time()})
+        self.selector = selector
         self.record_selector_hit()
-        return candidate
+        return selector
 
     def undo_repair(self) -> str | None:
         """Undo the last repair: the selector it replaced is back, and the

@@ -368,7 +368,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         if resolution.source == "selector":
             self._selector_worked(name, state, tree)
         elif resolution.source == "relocated":
-            self._relocated(name, state, resolution, url)
+            self._relocated(name, state, resolution, tree)
         elif taken_by is not None:
             self._taken(name, taken_by, resolution, url)
             return None
@@ -435,8 +435,11 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
         current = self._reference(state)
         return current is None or not current.is_list
 
-    def _relocated(self, name: str, state: TargetState, resolution: Resolution, url: str) -> None:
+    def _relocated(
+        self, name: str, state: TargetState, resolution: Resolution, tree: dom.PageTree
+    ) -> None:
         """The locator relocated the target: count it towards a repair."""
+        url = tree.url or ""
         self._inc("relocated_count", name)
         logger.info(
             "Relocated target %r on %s (confidence %.2f): %s",
@@ -446,7 +449,7 @@ class WrapxTargetsMiddleware(BaseSpiderMiddleware):
             resolution.xpaths,
             extra={"spider": self.crawler.spider},
         )
-        repaired = state.record_relocation(resolution.xpaths, self.repair_after)
+        repaired = state.record_relocation(resolution.xpaths, self.repair_after, tree)
         if repaired is not None:
             self._inc("repaired_count", name)
             logger.warning(
