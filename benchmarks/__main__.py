@@ -13,6 +13,7 @@ BENCHMARKS = {
     "calibrate": "benchmarks.calibrate",
     "naming": "benchmarks.naming",
     "worstcase": "benchmarks.worstcase",
+    "shop": "benchmarks.shop",
 }
 
 

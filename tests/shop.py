@@ -10,8 +10,11 @@ products with new markup (:func:`_redesigned_page`).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+import scrapy
 
 from scrapy_wrapx import Target
 
@@ -182,3 +185,31 @@ def shop_targets(sku: str, brand: str) -> dict[str, Target]:
         "sku": Target(example=sku),
         "brand": Target(example=brand),
     }
+
+
+def shop_spider(sku: str, brand: str) -> type[scrapy.Spider]:
+    """The spider of the shop tests: it follows the index's links and
+    yields ``{"url": ...}`` per product; the targets middleware fills the
+    rest."""
+
+    class ShopSpider(scrapy.Spider):
+        name = "shop"
+        custom_settings = {  # noqa: RUF012 (Scrapy declares it an instance variable)
+            "ADDONS": {"scrapy_wrapx.Addon": 0},
+            "WRAPX_SEEDS_ENABLED": False,
+            "WRAPX_INDUCTION_ENABLED": False,
+        }
+        wrapx_targets: ClassVar[dict[str, Any]] = shop_targets(sku, brand)
+
+        def __init__(self, base_url: str, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.start_urls = [base_url + "/"]
+
+        def parse(self, response: scrapy.http.Response) -> Iterator[Any]:
+            for priority, href in enumerate(response.css("a::attr(href)").getall()):
+                yield response.follow(href, self.parse_product, priority=priority % 7)
+
+        def parse_product(self, response: scrapy.http.Response) -> Iterator[dict[str, Any]]:
+            yield {"url": response.url}
+
+    return ShopSpider

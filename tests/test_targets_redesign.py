@@ -23,8 +23,7 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy.utils.test import get_crawler
 
 from scrapy_wrapx.middlewares.targets import WrapxTargetsMiddleware
-from tests.shop import PAGES, Product, build_shop
-from tests.test_targets_shop import shop_spider
+from tests.shop import PAGES, Product, build_shop, shop_spider
 
 CONFIDENCE = "_confidence"
 

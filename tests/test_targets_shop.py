@@ -15,15 +15,14 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 import pytest_twisted
-import scrapy
 from scrapy.crawler import CrawlerRunner
 
 from tests.crawling import collect_items, crawl_settings
-from tests.shop import PAGES, Product, build_shop, shop_targets
+from tests.shop import PAGES, Product, build_shop, shop_spider
 
 __all__ = ["PAGES", "Product", "build_shop", "shop_spider"]
 
@@ -57,30 +56,6 @@ def shop_server() -> Iterator[_Shop]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-def shop_spider(sku: str, brand: str) -> type[scrapy.Spider]:
-    class ShopSpider(scrapy.Spider):
-        name = "shop"
-        custom_settings: ClassVar[dict[str, Any]] = {
-            "ADDONS": {"scrapy_wrapx.Addon": 0},
-            "WRAPX_SEEDS_ENABLED": False,
-            "WRAPX_INDUCTION_ENABLED": False,
-        }
-        wrapx_targets: ClassVar[dict[str, Any]] = shop_targets(sku, brand)
-
-        def __init__(self, base_url: str, **kwargs: Any) -> None:
-            super().__init__(**kwargs)
-            self.start_urls = [base_url + "/"]
-
-        def parse(self, response: scrapy.http.Response) -> Iterator[Any]:
-            for priority, href in enumerate(response.css("a::attr(href)").getall()):
-                yield response.follow(href, self.parse_product, priority=priority % 7)
-
-        def parse_product(self, response: scrapy.http.Response) -> Iterator[dict[str, Any]]:
-            yield {"url": response.url}
-
-    return ShopSpider
 
 
 @pytest.mark.parametrize("seed", [1, 2])
