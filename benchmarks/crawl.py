@@ -7,8 +7,10 @@ crawls them, in a fresh process per crawl:
 
 * **without** the add-on, and **with** only ``ADDONS = {"scrapy_wrapx.Addon": 0}``
   (a fresh SQLite store each time), alternating, ``--repeat`` times each;
-  throughput is responses per second over the crawl's elapsed time, medians
-  reported, and their ratio (the goal is >= 0.8);
+  throughput is responses per second over the crawl's elapsed time;
+* ``--copies N`` serves each page ``N`` times under different URLs of the
+  same shape (``/<site>/<id>-<n>.html``), for a longer crawl, where the
+  fixed costs (starting the workers, inducing the templates) weigh less;
 * the items of the first crawl with the add-on are scored with the induction
   benchmark's protocol (:mod:`benchmarks.induce`: per attribute, the
   field carrying it on most pages, then the share of pages where that field
@@ -19,6 +21,14 @@ crawls them, in a fresh process per crawl:
 * the CPU seconds of the crawl's process while it crawls and of its page
   workers, per mode (medians): unlike pages per second they hardly depend
   on what else the machine runs, so they show where the add-on's cost lies.
+
+The goals (issue 12) are checked on each pair of crawls run one after the
+other (without, then with): the **CPU ratio** (the crawl's process and its
+page workers with the add-on, over the crawl's process without) at most
+:data:`CPU_RATIO_GOAL`, the **throughput ratio** (pages per second with over
+without) at least :data:`THROUGHPUT_RATIO_GOAL`. Both are reported per pair
+and as medians over the pairs; the command exits with 1 when a median
+misses its goal.
 """
 
 from __future__ import annotations
@@ -38,23 +48,43 @@ from typing import Any
 from tests.linkcrawl import run_crawl
 from tests.values import canon
 
+#: Most CPU seconds a crawl with the add-on (its process and its page
+#: workers) may take, over the same crawl without it.
+CPU_RATIO_GOAL = 1.4
+#: Least throughput (pages per second) a crawl with the add-on keeps, over
+#: the same crawl without it.
+THROUGHPUT_RATIO_GOAL = 0.9
+
 # Server -------------------------------------------------------------------
 
 
-def serve(data: Path, port: int) -> None:
-    """Serve SWDE sites until killed; prints the base URL first."""
+def page_path(site: str, page_id: str, copy: int) -> str:
+    """The path of copy ``copy`` of a page; every copy has the URL shape of
+    the first (:func:`~scrapy_wrapx.unsupervised.kinds.url_pattern`), so
+    all go to the same page kinds.
+
+    >>> page_path("books", "0007", 0), page_path("books", "0007", 2)
+    ('/books/0007.html', '/books/0007-2.html')
+    """
+    return f"/{site}/{page_id}{f'-{copy}' if copy else ''}.html"
+
+
+def serve(data: Path, port: int, copies: int = 1) -> None:
+    """Serve SWDE sites until killed, each page ``copies`` times; prints the
+    base URL first."""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     from benchmarks._swde import load_sites
 
     routes: dict[str, bytes] = {}
     for site in load_sites(data):
-        links = "".join(
-            f'<li><a href="/{site.name}/{p.page_id}.html">{p.page_id}</a></li>' for p in site.pages
-        )
+        paths = [
+            (page_path(site.name, p.page_id, copy), p) for copy in range(copies) for p in site.pages
+        ]
+        links = "".join(f'<li><a href="{path}">{p.page_id}</a></li>' for path, p in paths)
         routes[f"/{site.name}/"] = f"<html><body><ul>{links}</ul></body></html>".encode()
-        for page in site.pages:
-            routes[f"/{site.name}/{page.page_id}.html"] = page.html.encode("utf-8")
+        for path, page in paths:
+            routes[path] = page.html.encode("utf-8")
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -141,9 +171,7 @@ def score_items(
                 missing += 1
                 continue
             extracted[page_id] = {
-                name: [canon(v) for v in values]
-                for name, values in item.items()
-                if isinstance(values, list) and all(isinstance(v, str) for v in values)
+                name: [canon(v) for v in values] for name, values in _string_fields(item).items()
             }
         recovery, chosen = _recovery(case, extracted)
         leaked, total = _leak(extracted, set(chosen.values()))
@@ -159,6 +187,41 @@ def score_items(
     return results
 
 
+def _string_fields(item: dict[str, Any]) -> dict[str, list[str]]:
+    """An item's fields holding text (a string, or a list of strings), as
+    lists; the keys saying where the item comes from left out."""
+    from scrapy_wrapx.unsupervised.items import ITEM_KEYS
+
+    fields: dict[str, list[str]] = {}
+    for name, value in item.items():
+        if name in ITEM_KEYS:
+            continue
+        if isinstance(value, str):
+            fields[name] = [value]
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            fields[name] = value
+    return fields
+
+
+def pair_ratios(without: dict[str, Any], with_: dict[str, Any]) -> dict[str, float]:
+    """The goal figures of a crawl with the add-on against the crawl
+    without it run just before: CPU ratio (its process and its workers
+    over the other's process) and throughput ratio.
+
+    >>> pair_ratios(
+    ...     {"cpu_seconds": 4.0, "worker_cpu_seconds": 0.0, "pages_per_second": 50.0},
+    ...     {"cpu_seconds": 4.4, "worker_cpu_seconds": 1.2, "pages_per_second": 45.0},
+    ... )
+    {'cpu_ratio': 1.4, 'throughput_ratio': 0.9}
+    """
+    base_cpu, base_pages = without["cpu_seconds"], without["pages_per_second"]
+    cpu = with_["cpu_seconds"] + with_["worker_cpu_seconds"]
+    return {
+        "cpu_ratio": round(cpu / base_cpu, 4) if base_cpu else 0.0,
+        "throughput_ratio": round(with_["pages_per_second"] / base_pages, 4) if base_pages else 0.0,
+    }
+
+
 def _lxml_ms(data: Path) -> float:
     from benchmarks._swde import load_sites
     from scrapy_wrapx.dom import lxml_document
@@ -172,25 +235,55 @@ def _lxml_ms(data: Path) -> float:
     return statistics.median(times)
 
 
+def _subcommand(args: list[str]) -> None:
+    """The server (``serve DATA [PORT [COPIES]]``), or one crawl in this
+    process (``_crawl SPEC``)."""
+    if args[0] == "serve":
+        port = int(args[2]) if len(args) > 2 else 0
+        serve(Path(args[1]), port, int(args[3]) if len(args) > 3 else 1)
+        return
+    spec = json.loads(args[1])
+    stats = run_crawl(
+        spec["start_urls"],
+        spec["addon"],
+        spec["settings"],
+        Path(spec["output"]) if spec["output"] else None,
+    )
+    stats["worker_cpu_seconds"] = _worker_cpu_seconds()
+    print(json.dumps(stats))
+
+
+def _timed_crawl(
+    start_urls: list[str], mode: str, store: Path, output: Path | None, label: str
+) -> dict[str, Any]:
+    """One crawl ``without`` or ``with`` the add-on, in a fresh process:
+    its stats, with its pages per second."""
+    settings = {"WRAPX_STORE_SQLITE_PATH": str(store)}
+    stats = _crawl_subprocess(start_urls, mode == "with", settings, output)
+    pages = stats.get("response_received_count", 0)
+    seconds = stats.get("elapsed_time_seconds", 0.0)
+    stats["pages_per_second"] = pages / seconds if seconds else 0.0
+    print(
+        f"{label} {mode:<7} {pages} pages in {seconds:.2f}s: "
+        f"{stats['pages_per_second']:.1f} pages/s, "
+        f"{stats.get('item_scraped_count', 0)} items, CPU "
+        f"{stats['cpu_seconds']:.2f}s + workers {stats['worker_cpu_seconds']:.2f}s",
+        file=sys.stderr,
+    )
+    return stats
+
+
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
-    if args_list[:1] == ["serve"]:
-        serve(Path(args_list[1]), int(args_list[2]) if len(args_list) > 2 else 0)
-        return 0
-    if args_list[:1] == ["_crawl"]:
-        spec = json.loads(args_list[1])
-        stats = run_crawl(
-            spec["start_urls"],
-            spec["addon"],
-            spec["settings"],
-            Path(spec["output"]) if spec["output"] else None,
-        )
-        stats["worker_cpu_seconds"] = _worker_cpu_seconds()
-        print(json.dumps(stats))
+    if args_list[:1] in (["serve"], ["_crawl"]):
+        _subcommand(args_list)
         return 0
     parser = argparse.ArgumentParser(prog="python -m benchmarks crawl")
     parser.add_argument("--data", type=Path, required=True, help="an SWDE vertical, e.g. swde/book")
     parser.add_argument("--repeat", type=int, default=3, help="crawls per mode")
+    parser.add_argument(
+        "--copies", type=int, default=1, help="times each page is served, under different URLs"
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(args_list)
 
@@ -198,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.induce import run_case, swde_cases
 
     server = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.crawl", "serve", str(args.data), "0"],
+        [sys.executable, "-m", "benchmarks.crawl", "serve", str(args.data), "0", str(args.copies)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -208,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         sites = [site.name for site in load_sites(args.data, limit=1)]
         start_urls = [f"{base_url}{name}/" for name in sites]
         runs: dict[str, list[dict[str, Any]]] = {"without": [], "with": []}
+        pairs: list[dict[str, float]] = []
         first_items: list[dict[str, Any]] = []
         seed_urls: set[str] = set()
         with tempfile.TemporaryDirectory() as tmp:
@@ -215,19 +309,15 @@ def main(argv: list[str] | None = None) -> int:
                 for mode in ("without", "with"):
                     store = Path(tmp) / f"store-{repeat}.sqlite3"
                     output = Path(tmp) / f"items-{repeat}.jl" if mode == "with" else None
-                    settings = {"WRAPX_STORE_SQLITE_PATH": str(store)}
-                    stats = _crawl_subprocess(start_urls, mode == "with", settings, output)
-                    pages = stats.get("response_received_count", 0)
-                    seconds = stats.get("elapsed_time_seconds", 0.0)
-                    stats["pages_per_second"] = pages / seconds if seconds else 0.0
+                    stats = _timed_crawl(start_urls, mode, store, output, f"crawl {repeat + 1}")
                     runs[mode].append(stats)
-                    print(
-                        f"crawl {repeat + 1} {mode:<7} {pages} pages in {seconds:.2f}s: "
-                        f"{stats['pages_per_second']:.1f} pages/s, "
-                        f"{stats.get('item_scraped_count', 0)} items, CPU "
-                        f"{stats['cpu_seconds']:.2f}s + workers {stats['worker_cpu_seconds']:.2f}s",
-                        file=sys.stderr,
-                    )
+                    if mode == "with":
+                        pairs.append(pair_ratios(runs["without"][-1], stats))
+                        print(
+                            f"crawl {repeat + 1} CPU ratio {pairs[-1]['cpu_ratio']:.2f}, "
+                            f"throughput ratio {pairs[-1]['throughput_ratio']:.2f}",
+                            file=sys.stderr,
+                        )
                     if mode == "with" and repeat == 0 and output is not None:
                         first_items = [json.loads(line) for line in output.read_text().splitlines()]
                         seed_urls = _seed_urls(store)
@@ -241,12 +331,19 @@ def main(argv: list[str] | None = None) -> int:
             }
             for mode, rs in runs.items()
         }
+        goals = {
+            key: statistics.median(pair[key] for pair in pairs)
+            for key in ("cpu_ratio", "throughput_ratio")
+        }
         scored = score_items(first_items, base_url, args.data, seed_urls)
         reference = {case.name: run_case(case, 5, 1)["recovered"] for case in swde_cases(args.data)}
         result = {
             "pages_per_second": medians,
             "throughput_ratio": medians["with"] / medians["without"] if medians["without"] else 0,
             "cpu_seconds": cpu,
+            "pairs": pairs,
+            "goals": goals,
+            "copies": args.copies,
             "lxml_parse_ms_median": _lxml_ms(args.data),
             "crawl": scored,
             # Which pages the first crawl induced from (they vary with the
@@ -268,6 +365,14 @@ def main(argv: list[str] | None = None) -> int:
         f" with {cpu['with']['cpu_seconds']:.2f}s; page workers"
         f" {cpu['with']['worker_cpu_seconds']:.2f}s"
     )
+    passed = (
+        goals["cpu_ratio"] <= CPU_RATIO_GOAL and goals["throughput_ratio"] >= THROUGHPUT_RATIO_GOAL
+    )
+    print(
+        f"goals (median of {len(pairs)} pairs): CPU ratio {goals['cpu_ratio']:.2f}"
+        f" (<= {CPU_RATIO_GOAL}), throughput ratio {goals['throughput_ratio']:.2f}"
+        f" (>= {THROUGHPUT_RATIO_GOAL}): {'met' if passed else 'MISSED'}"
+    )
     for site, site_result in scored.items():
         crawl_mean = statistics.mean(site_result["recovered"].values() or [0.0])
         ref_mean = statistics.mean(reference[site].values() or [0.0])
@@ -280,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {attr:<18} crawl {share:.3f}  induce {reference[site].get(attr, 0.0):.3f}")
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=2))
-    return 0
+    return 0 if passed else 1
 
 
 def _seed_urls(store_path: Path) -> set[str]:
