@@ -84,9 +84,9 @@ def test_induces_in_a_thread_once_seeds_are_in(
     calls: list[tuple[Any, bool]] = []
     original = induction.induce_from_pages
 
-    def spy(pages: Any, previous: Any) -> Any:
+    def spy(pages: Any, previous: Any, naming: Any = None) -> Any:
         calls.append((previous, threading.current_thread() is threading.main_thread()))
-        return original(pages, previous)
+        return original(pages, previous, naming)
 
     monkeypatch.setattr(induction, "induce_from_pages", spy)
     crawler, ext, ready = _extension(tmp_path)

@@ -29,7 +29,7 @@ from scrapy_wrapx.workers.protocol import (
     extraction_from_dict,
     extraction_to_dict,
 )
-from scrapy_wrapx.workers.worker import PageWorker, induce_pages
+from scrapy_wrapx.workers.worker import Naming, PageWorker, induce_pages
 
 
 def _book(title: str, price: str, extra: str = "") -> str:
@@ -154,6 +154,32 @@ def test_pool_parses_extracts_and_induces_in_a_process(template: Template) -> It
     assert not pool.running
     with pytest.raises(WorkerUnavailable):
         yield pool.parse("http://shop.test/x", html)
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_worker_names_the_fields_it_induces() -> Iterator[Any]:
+    """The template a worker induces and names is the one induced here and
+    named on freshly parsed seeds, as the crawl's process did."""
+    from scrapy_wrapx import dom
+    from scrapy_wrapx.induction import induce_template
+    from scrapy_wrapx.induction._pagenames import name_template
+
+    naming = Naming({"price": "//p"}, {"heading": "book_title"})
+    trees = [dom.parse(page["html"], url=page["url"]) for page in PAGES]
+    expected = induce_template(trees, urls=[page["url"] for page in PAGES])
+    fresh = [dom.parse(page["html"], url=page["url"]) for page in PAGES]
+    name_template(expected, fresh, None, naming.targets, naming.pinned)
+    assert {"price", "book_title"} <= set(expected.field_names)
+    assert induce_pages(PAGES, None, naming)[0].to_json() == expected.to_json()
+    pool = WorkerPool(1)
+    pool.start()
+    try:
+        induced, _ = yield pool.induce(PAGES, None, naming)
+    finally:
+        yield pool.close()
+    assert induced.to_json() == expected.to_json()
+    with pytest.raises(ValueError):
+        Naming.from_dict({"targets": {"a": 1}, "pinned": {}})
 
 
 @pytest_twisted.inlineCallbacks

@@ -46,9 +46,8 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task, threads
 
-from scrapy_wrapx.dom import parse
 from scrapy_wrapx.induction import MAX_SEEDS
-from scrapy_wrapx.induction._pagenames import load_pins, name_template, pins_for
+from scrapy_wrapx.induction._pagenames import load_pins, pins_for
 from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.signals import page_extracted, seed_collected, template_ready
 from scrapy_wrapx.store._crawler import crawler_store
@@ -67,7 +66,7 @@ from scrapy_wrapx.unsupervised.templates import (
     seeds_key,
 )
 from scrapy_wrapx.workers.pool import WorkerUnavailable, running_workers
-from scrapy_wrapx.workers.worker import induce_pages, is_seed_page
+from scrapy_wrapx.workers.worker import Naming, induce_pages, is_seed_page
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -84,26 +83,12 @@ logger = logging.getLogger(__name__)
 
 
 def induce_from_pages(
-    pages: list[dict[str, Any]], previous: Template | None
+    pages: list[dict[str, Any]], previous: Template | None, naming: Naming | None = None
 ) -> tuple[Template, float]:
-    """Induce a template from stored seed pages (``{"url", "html"}``); runs
-    in a worker thread, so it touches nothing but its arguments."""
-    return induce_pages(pages, previous)
-
-
-def name_from_pages(
-    template: Template,
-    pages: list[dict[str, Any]],
-    previous: Template | None,
-    targets: dict[str, str],
-    pinned: dict[str, str],
-) -> None:
-    """Name the fields of a template induced from ``pages`` after what the
-    pages show, the spider's targets and the user's pinned names
-    (:func:`scrapy_wrapx.induction._pagenames.name_template`); runs in a
-    worker thread."""
-    trees = [parse(page["html"], page["url"]) for page in pages]
-    name_template(template, trees, previous, targets, pinned)
+    """Induce a template from stored seed pages (``{"url", "html"}``), its
+    fields named with ``naming`` if given; runs in a worker thread, so it
+    touches nothing but its arguments."""
+    return induce_pages(pages, previous, naming)
 
 
 class WrapxInductionExtension:
@@ -261,9 +246,7 @@ class WrapxInductionExtension:
         self.running[job] = time.monotonic()
         self._inc("started_count")
         self._start_progress()
-        self._induce(pages, previous).addCallback(
-            self._name, pages, previous, kind_key
-        ).addCallbacks(
+        self._induce(pages, previous, self._naming(kind_key)).addCallbacks(
             self._induced,
             self._failed,
             callbackArgs=(kind_key, version, pages),
@@ -307,40 +290,35 @@ class WrapxInductionExtension:
         )
 
     def _induce(
-        self, pages: list[dict[str, Any]], previous: Template | None
+        self, pages: list[dict[str, Any]], previous: Template | None, naming: Naming
     ) -> Deferred[tuple[Template, float]]:
-        """Induce in a page worker if one runs, else in a thread."""
+        """Induce and name in a page worker if one runs, else in a thread
+        (off the reactor either way: naming parses the seeds too)."""
         workers = running_workers(self.crawler)
         if workers is None:
-            return threads.deferToThread(induce_from_pages, pages, previous)
-        deferred = workers.induce(pages, previous)
-        deferred.addErrback(self._in_thread, pages, previous)
+            return threads.deferToThread(induce_from_pages, pages, previous, naming)
+        deferred = workers.induce(pages, previous, naming)
+        deferred.addErrback(self._in_thread, pages, previous, naming)
         return deferred
 
     def _in_thread(
-        self, failure: Failure, pages: list[dict[str, Any]], previous: Template | None
+        self,
+        failure: Failure,
+        pages: list[dict[str, Any]],
+        previous: Template | None,
+        naming: Naming,
     ) -> Deferred[tuple[Template, float]]:
         """Induce in a thread what a page worker could not."""
         if not isinstance(failure.value, WorkerUnavailable):
             return failure  # type: ignore[return-value]
-        return threads.deferToThread(induce_from_pages, pages, previous)
+        return threads.deferToThread(induce_from_pages, pages, previous, naming)
 
-    def _name(
-        self,
-        result: tuple[Template, float],
-        pages: list[dict[str, Any]],
-        previous: Template | None,
-        kind_key: str,
-    ) -> Deferred[tuple[Template, float]]:
-        """Name the induced template's fields (in a thread: it parses the
-        seeds again), with the spider's targets and the pinned names."""
+    def _naming(self, kind_key: str) -> Naming:
+        """What names the fields of ``kind_key``'s template: the spider's
+        targets and the names pinned for the kind."""
         kind = self._kinds(kind_key).get(kind_key)
         pinned = pins_for(self.pins, kind_key, kind.url_pattern if kind else "")
-        deferred = threads.deferToThread(
-            name_from_pages, result[0], pages, previous, self._target_queries(), pinned
-        )
-        named: Deferred[tuple[Template, float]] = deferred.addCallback(lambda _: result)
-        return named
+        return Naming(self._target_queries(), pinned)
 
     def _target_queries(self) -> dict[str, str]:
         """The spider's declared targets as XPath (name -> query)."""

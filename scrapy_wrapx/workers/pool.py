@@ -47,7 +47,7 @@ from scrapy_wrapx.workers.protocol import (
     encode_frame,
     extraction_from_dict,
 )
-from scrapy_wrapx.workers.worker import PARENT_PID_ENV
+from scrapy_wrapx.workers.worker import PARENT_PID_ENV, Naming
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -431,15 +431,17 @@ class WorkerPool:
             page.worker.notify({"op": "release", "page": page.page_id})
 
     def induce(
-        self, pages: list[dict[str, Any]], previous: Template | None
+        self, pages: list[dict[str, Any]], previous: Template | None, naming: Naming | None = None
     ) -> Deferred[tuple[Template, float]]:
-        """Induce a template in a worker; fires with it and its seconds."""
+        """Induce a template in a worker, its fields named with ``naming``
+        if given; fires with it and its seconds."""
         worker = self._pick()
         if worker is None:
             return defer.fail(WorkerUnavailable("No page worker is running"))
         payload = {
             "pages": [{"url": p["url"], "html": p["html"]} for p in pages],
             "previous": previous.to_json() if previous is not None else None,
+            "naming": naming.to_dict() if naming is not None else None,
         }
         request = worker.request(
             {"op": "induce"}, json.dumps(payload, ensure_ascii=False).encode("utf-8")

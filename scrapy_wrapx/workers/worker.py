@@ -31,8 +31,9 @@ pickle: a worker executes nothing it is sent. Requests (``op`` in the header):
 * ``extract_page`` (``id``, ``url``, ``template``; payload the HTML): parse
   and extract in one go (a page buffered before its template existed).
 * ``release`` (``page``): forget a kept tree; no reply.
-* ``induce`` (``id``; payload ``{"pages": [{"url", "html"}], "previous"}``):
-  induce a template; the reply has its JSON and the seconds it took.
+* ``induce`` (``id``; payload ``{"pages": [{"url", "html"}], "previous",
+  "naming"}``): induce a template, and name its fields unless ``naming``
+  is null (:class:`Naming`); the reply has its JSON and the seconds it took.
 
 A reply carries the request's ``id`` and ``ok``; a failed one has ``error``
 (one sentence) and ``reason``: ``page`` for a page that cannot be parsed,
@@ -54,6 +55,7 @@ import time
 from array import array
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from scrapy_wrapx import dom
@@ -88,15 +90,50 @@ def is_seed_page(page: Any) -> bool:
     )
 
 
-def induce_pages(pages: list[dict[str, Any]], previous: Template | None) -> tuple[Template, float]:
-    """Induce a template from seed pages (``{"url", "html"}``): the work of
-    an ``induce`` request, and of the induction extension's thread."""
+@dataclass(frozen=True)
+class Naming:
+    """What names the fields of an induced template besides its seed pages
+    (:func:`~scrapy_wrapx.induction._pagenames.name_template`): the
+    spider's targets (name -> XPath) and the user's pinned names."""
+
+    targets: dict[str, str] = field(default_factory=dict)
+    pinned: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, dict[str, str]]:
+        return {"targets": self.targets, "pinned": self.pinned}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Naming:
+        """:class:`ValueError` unless ``data`` is :meth:`to_dict`'s."""
+        if not isinstance(data, dict) or not all(
+            _strings_by_string(data.get(key)) for key in ("targets", "pinned")
+        ):
+            raise ValueError(f"Invalid naming for induction: {str(data)[:60]!r}")
+        return cls(dict(data["targets"]), dict(data["pinned"]))
+
+
+def _strings_by_string(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+def induce_pages(
+    pages: list[dict[str, Any]], previous: Template | None, naming: Naming | None = None
+) -> tuple[Template, float]:
+    """Induce a template from seed pages (``{"url", "html"}``), its fields
+    named with ``naming`` if given, and the seconds it took: the work of an
+    ``induce`` request, and of the induction extension's thread. Naming
+    reads the seed pages again: they are parsed once, for both."""
     from scrapy_wrapx.induction import induce_template
+    from scrapy_wrapx.induction._pagenames import name_template
 
     started = time.perf_counter()
     trees = [dom.parse(page["html"], url=page["url"]) for page in pages]
     urls = [page["url"] for page in pages]
     template = induce_template(trees, urls=urls, previous=previous)
+    if naming is not None:
+        name_template(template, trees, previous, naming.targets, naming.pinned)
     return template, time.perf_counter() - started
 
 
@@ -221,7 +258,12 @@ class PageWorker:
         if not isinstance(pages, list) or not all(is_seed_page(p) for p in pages):
             raise ValueError(f"Invalid seed pages for induction: {str(pages)[:60]!r}")
         previous = data.get("previous")
-        return induce_pages(pages, Template.from_json(previous) if previous else None)
+        naming = data.get("naming")
+        return induce_pages(
+            pages,
+            Template.from_json(previous) if previous else None,
+            Naming.from_dict(naming) if naming is not None else None,
+        )
 
 
 def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
