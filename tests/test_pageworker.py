@@ -130,6 +130,42 @@ def test_extraction_round_trips_through_json(template: Template) -> None:
         extraction_from_dict({"fields": [], "records": {}, "score": 1, "coverage": 1})
 
 
+def _shelf(books: list[tuple[str, str]]) -> str:
+    rows = "".join(f"<li><b>{title}</b><i>{price}</i></li>" for title, price in books)
+    return f"<html><body><h1>Shelf</h1><ul>{rows}</ul><p>Shop</p></body></html>"
+
+
+def test_a_reply_leaves_out_the_fields_of_sets_and_makes_the_same_item() -> None:
+    """A set's values travel once, in ``records``; the item is the same."""
+    from scrapy_wrapx import dom
+    from scrapy_wrapx.unsupervised.items import item_data
+
+    shelves = [
+        _shelf([("Dune", "9.99"), ("Emma", "4.50")]),
+        _shelf([("Ubik", "7.25"), ("Kindred", "5.10"), ("Carrie", "1.00")]),
+        _shelf([("Solaris", "3.00")]),
+    ]
+    template = induce_pages(
+        [{"url": f"http://shop.test/s/{n}", "html": html} for n, html in enumerate(shelves)], None
+    )[0]
+    in_sets = {info.name for info in template.fields if info.set}
+    assert in_sets, "the shelf's books are a set"
+    worker = PageWorker()
+    worker.handle({"op": "template", "template": "t"}, template.to_json().encode())
+    html = _shelf([("Beloved", "6.20"), ("Matilda", "2.30")])
+    header = {"op": "extract_page", "id": 1, "url": "http://shop.test/b", "template": "t"}
+    reply = worker.handle(header, html.encode())
+    assert reply is not None and reply["ok"]
+    got = extraction_from_dict(json.loads(json.dumps(reply["extraction"])))
+    expected = extract(
+        template, dom.parse(html, url="http://shop.test/b"), url="http://shop.test/b"
+    )
+    assert not in_sets & set(got.fields) and in_sets <= set(expected.fields)
+    assert got.records == expected.records
+    assert item_data(got, template) == item_data(expected, template)
+    assert "Matilda" in json.dumps(item_data(got, template))
+
+
 @pytest_twisted.inlineCallbacks
 def test_pool_parses_extracts_and_induces_in_a_process(template: Template) -> Iterator[Any]:
     pool = WorkerPool(1)

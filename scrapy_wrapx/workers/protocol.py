@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import struct
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from scrapy_wrapx.template import Extraction
+
+if TYPE_CHECKING:
+    from scrapy_wrapx.template import Template
 
 #: Type code of the tag-path numbers of a ``page`` reply (its payload).
 PATH_NUMBERS = "I"
@@ -50,11 +53,20 @@ class FrameDecoder:
         return messages
 
 
-def extraction_to_dict(extraction: Extraction) -> dict[str, Any]:
+def extraction_to_dict(extraction: Extraction, template: Template | None = None) -> dict[str, Any]:
     """What an item needs of an extraction, as JSON (``data``, the raw
-    environment only :func:`~scrapy_wrapx.extraction.render` uses, stays behind)."""
+    environment only :func:`~scrapy_wrapx.extraction.render` uses, stays behind).
+
+    With the ``template`` it came from, ``fields`` keeps only the fields
+    outside every set: a set's values are in ``records`` too, where an item
+    takes them (:func:`~scrapy_wrapx.unsupervised.items.item_data`), and
+    would double the size of a reply (and the crawl's time decoding it)."""
+    fields = extraction.fields
+    if template is not None:
+        scalars = {info.name for info in template.fields if not info.set}
+        fields = {name: values for name, values in fields.items() if name in scalars}
     return {
-        "fields": extraction.fields,
+        "fields": fields,
         "records": extraction.records,
         "score": extraction.score,
         "matched": extraction.matched,

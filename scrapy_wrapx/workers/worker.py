@@ -35,6 +35,9 @@ pickle: a worker executes nothing it is sent. Requests (``op`` in the header):
   "naming"}``): induce a template, and name its fields unless ``naming``
   is null (:class:`Naming`); the reply has its JSON and the seconds it took.
 
+An ``extraction`` in a reply is
+:func:`~scrapy_wrapx.workers.protocol.extraction_to_dict`'s with its
+template: the fields of sets' members are left out, being in ``records``.
 A reply carries the request's ``id`` and ``ok``; a failed one has ``error``
 (one sentence) and ``reason``: ``page`` for a page that cannot be parsed,
 ``missing`` for a tree or template this worker no longer holds (the caller
@@ -217,7 +220,8 @@ class PageWorker:
         return dom.parse(payload.decode("utf-8"), url=url if isinstance(url, str) else None)
 
     def _extract(self, header: dict[str, Any], tree: dom.PageTree) -> dict[str, Any]:
-        return extraction_to_dict(extract(self._template(header), tree, url=tree.url))
+        template = self._template(header)
+        return extraction_to_dict(extract(template, tree, url=tree.url), template)
 
     def _page(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
         tree = self._parse(header, payload)
