@@ -28,6 +28,7 @@ from scrapy_wrapx.workers.protocol import (
     encode_frame,
     extraction_from_dict,
     extraction_to_dict,
+    frame_parts,
 )
 from scrapy_wrapx.workers.worker import Naming, PageWorker, induce_pages
 
@@ -53,6 +54,48 @@ def test_frames_survive_any_split() -> None:
         decoder = FrameDecoder()
         messages = decoder.feed(frames[:cut]) + decoder.feed(frames[cut:])
         assert messages == [({"id": 1, "op": "page"}, "é<b>".encode()), ({"id": 2}, b"")]
+
+
+def test_frames_survive_chunks_of_any_size() -> None:
+    frames = b"".join(
+        encode_frame({"id": n, "op": "page"}, ("é<b>" * n * 50).encode()) for n in range(1, 6)
+    )
+    expected = FrameDecoder().feed(frames)
+    assert [header["id"] for header, _ in expected] == [1, 2, 3, 4, 5]
+    for step in (1, 7, 100, 1000):
+        decoder = FrameDecoder()
+        got = []
+        for start in range(0, len(frames), step):
+            got.extend(decoder.feed(frames[start : start + step]))
+        assert got == expected
+    assert b"".join(frame_parts({"id": 1}, b"<p>")) == encode_frame({"id": 1}, b"<p>")
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("text/html; charset=utf-8", "<p>café €</p>".encode()),
+        ("text/html; charset=UTF8", b"<p>bad \xff\xfe byte</p>"),
+        ("text/html", b'<meta charset="utf-8"><p>caf\xc3\xa9</p>'),
+        ("text/html", b"<p>no declaration, caf\xe9</p>"),
+        ("text/html; charset=latin-1", b"<p>caf\xe9</p>"),
+        ("text/html; charset=utf-8", b"\xef\xbb\xbf<p>caf\xc3\xa9</p>"),
+        ("text/html; charset=utf-8", b"\xff\xfe<\x00p\x00>\x00"),
+        ("text/html; charset=cp1251", "<p>Привет</p>".encode("cp1251")),
+    ],
+)
+def test_a_page_goes_to_a_worker_as_the_text_scrapy_decoded(content_type: str, body: bytes) -> None:
+    """The body is sent as it came when it is UTF-8; the worker's decoding
+    of what it is sent is the response's text, whatever the body."""
+    from scrapy.http import HtmlResponse
+
+    from scrapy_wrapx.unsupervised.responses import utf8_body
+
+    response = HtmlResponse("http://shop.test/p", body=body, headers={"Content-Type": content_type})
+    sent = utf8_body(response)
+    assert sent.decode("utf-8", "replace") == response.text
+    if response.encoding == "utf-8" and not body.startswith((b"\xef\xbb\xbf", b"\xff\xfe")):
+        assert sent is response.body
 
 
 def test_worker_answers_routing_extraction_and_induction(template: Template) -> None:

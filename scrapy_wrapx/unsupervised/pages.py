@@ -29,7 +29,7 @@ from scrapy_wrapx.unsupervised.kinds import (
     page_signature,
     url_pattern,
 )
-from scrapy_wrapx.unsupervised.responses import response_tree
+from scrapy_wrapx.unsupervised.responses import response_tree, utf8_body
 from scrapy_wrapx.workers.pool import WorkerPage, WorkerUnavailable
 
 if TYPE_CHECKING:
@@ -101,9 +101,10 @@ class PageProcessor:
         domain, pattern = domain_of(url), url_pattern(url)
         expected = self.state.router.expected(domain, pattern)
         record = self.state.templates.get(expected) if expected is not None else None
+        html = utf8_body(response)
         if record is None:
-            return WorkerJob(workers.parse(url, response.text), domain, pattern, None)
-        parsing = workers.parse(url, response.text, record.template)
+            return WorkerJob(workers.parse(url, html), domain, pattern, None)
+        parsing = workers.parse(url, html, record.template)
         return WorkerJob(parsing, domain, pattern, record.kind_key)
 
     async def worker_page_output(self, response: TextResponse, job: WorkerJob) -> Iterable[Any]:

@@ -8,6 +8,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from scrapy.http import HtmlResponse, TextResponse
+from w3lib.encoding import http_content_type_encoding, read_bom
 
 from scrapy_wrapx import dom
 
@@ -38,3 +39,16 @@ def response_tree(response: TextResponse) -> dom.PageTree:
         tree = dom.build_tree(document, response.url)
         _TREES[response] = tree
     return tree
+
+
+def utf8_body(response: TextResponse) -> bytes:
+    """``response.text`` as UTF-8, to send to a page worker: the body itself
+    when it is UTF-8 without a byte order mark (decoded with undecodable
+    bytes replaced, it is the text, as :attr:`TextResponse.text` decodes
+    it), else the text encoded. Most pages are UTF-8: they are neither
+    encoded again nor copied."""
+    body = response.body
+    encoding = http_content_type_encoding(f"charset={response.encoding}")
+    if encoding == "utf-8" and read_bom(body)[0] is None:
+        return body
+    return response.text.encode("utf-8")

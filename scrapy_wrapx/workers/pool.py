@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import os
@@ -44,8 +45,8 @@ from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,
     FrameDecoder,
-    encode_frame,
     extraction_from_dict,
+    frame_parts,
 )
 from scrapy_wrapx.workers.worker import PARENT_PID_ENV, Naming
 
@@ -114,10 +115,16 @@ class _Pipe(abstract.FileDescriptor):
         return self.fd
 
     def write(self, data: bytes) -> None:
+        self.write_parts([data])
+
+    def write_parts(self, parts: list[bytes]) -> None:
+        """Write ``parts`` one after the other, as they are (a page is not
+        copied into one frame first)."""
         if not self.connected or self.disconnecting:
             return
-        self._outgoing.append(memoryview(data))
-        if len(self._outgoing) == 1:
+        idle = not self._outgoing
+        self._outgoing.extend(memoryview(part) for part in parts if part)
+        if idle and self._outgoing:
             lost = self.doWrite()
             if lost is not None:
                 self.connectionLost(failure.Failure(lost))  # type: ignore[no-untyped-call]
@@ -125,19 +132,21 @@ class _Pipe(abstract.FileDescriptor):
     def doWrite(self) -> Any:
         """Write what waits until the pipe is full (the reactor calls again
         when it has room) or all is written."""
-        while self._outgoing:
-            chunk = self._outgoing[0]
+        outgoing = self._outgoing
+        while outgoing:
             try:
-                written = os.write(self.fd, chunk)
+                written = _write(self.fd, outgoing)
             except BlockingIOError:
                 written = 0
             except OSError:
                 return main.CONNECTION_LOST
-            if written < len(chunk):
-                self._outgoing[0] = chunk[written:]
+            while written and written >= len(outgoing[0]):
+                written -= len(outgoing.popleft())
+            if written:
+                outgoing[0] = outgoing[0][written:]
+            if outgoing:
                 self.startWriting()  # type: ignore[no-untyped-call]
                 return None
-            self._outgoing.popleft()
         self.stopWriting()  # type: ignore[no-untyped-call]
         return main.CONNECTION_DONE if self.disconnecting else None
 
@@ -211,7 +220,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         if self.pool.timeout:
             timer = _reactor().callLater(self.pool.timeout, self._expire, request_id, header)
             reply.addBoth(_cancel, timer)
-        self.requests.write(encode_frame(header, payload))
+        self.requests.write_parts(frame_parts(header, payload))
         return reply
 
     def _expire(self, request_id: int, header: dict[str, Any]) -> None:
@@ -234,7 +243,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
     def notify(self, header: dict[str, Any], payload: bytes = b"") -> None:
         """Send a request that has no reply."""
         if self.alive and self.requests is not None:
-            self.requests.write(encode_frame(header, payload))
+            self.requests.write_parts(frame_parts(header, payload))
 
     def received(self, data: bytes) -> None:
         try:
@@ -361,17 +370,20 @@ class WorkerPool:
 
     # Requests -------------------------------------------------------------
 
-    def parse(self, url: str, html: str, template: Template | None = None) -> Deferred[WorkerPage]:
-        """Parse a page in a worker. With ``template`` the page is extracted
-        with it too; otherwise the worker keeps the tree for :meth:`extract`
-        or :meth:`release`."""
+    def parse(
+        self, url: str, html: str | bytes, template: Template | None = None
+    ) -> Deferred[WorkerPage]:
+        """Parse a page in a worker (``html`` as text, or as UTF-8, sent as
+        it is). With ``template`` the page is extracted with it too;
+        otherwise the worker keeps the tree for :meth:`extract` or
+        :meth:`release`."""
         worker = self._pick()
         if worker is None:
             return defer.fail(WorkerUnavailable("No page worker is running"))
         header: dict[str, Any] = {"op": "page", "url": url}
         if template is not None:
             header["template"] = self._send_template(worker, template)
-        request = worker.request(header, html.encode("utf-8"))
+        request = worker.request(header, html if isinstance(html, bytes) else html.encode("utf-8"))
 
         def parsed(reply: dict[str, Any]) -> WorkerPage:
             # New paths are numbered even when the page failed later on.
@@ -486,6 +498,18 @@ class WorkerPool:
                 ended.append(worker.ended)
             worker._lost()
         return defer.DeferredList(ended)
+
+
+#: Most buffers one ``writev`` takes (POSIX guarantees 16).
+_WRITEV_BUFFERS = 16
+
+
+def _write(fd: int, chunks: deque[memoryview]) -> int:
+    """Write the first ``chunks`` to ``fd`` in one system call where the
+    system has ``writev``; the bytes written."""
+    if len(chunks) > 1 and hasattr(os, "writev"):
+        return os.writev(fd, list(itertools.islice(chunks, _WRITEV_BUFFERS)))
+    return os.write(fd, chunks[0])
 
 
 def _reactor() -> Any:

@@ -25,31 +25,58 @@ FRAME_HEADER = struct.Struct(">II")
 
 def encode_frame(header: dict[str, Any], payload: bytes = b"") -> bytes:
     """One message: lengths, JSON header, payload."""
+    return b"".join(frame_parts(header, payload))
+
+
+def frame_parts(header: dict[str, Any], payload: bytes = b"") -> list[bytes]:
+    """One message as the parts a pipe takes one after the other (lengths
+    and JSON header, then the payload): a page's payload is written as it
+    is, not copied into one frame first."""
     head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return FRAME_HEADER.pack(len(head), len(payload)) + head + payload
+    prefix = FRAME_HEADER.pack(len(head), len(payload)) + head
+    return [prefix, payload] if payload else [prefix]
 
 
 class FrameDecoder:
-    """Cuts a byte stream into ``(header, payload)`` messages."""
+    """Cuts a byte stream into ``(header, payload)`` messages.
+
+    A payload is a page's HTML, tens or hundreds of kilobytes: it is
+    copied once, out of the chunk that completed it (chunks holding part
+    of a message wait as they came, and are joined once it is whole)."""
 
     def __init__(self) -> None:
-        self._buffer = bytearray()
+        #: The start of a message that is not whole yet, as it came.
+        self._chunks: list[bytes] = []
+        self._waiting = 0
+        #: Bytes the message in :attr:`_chunks` needs to be whole (at least).
+        self._needed = FRAME_HEADER.size
 
     def feed(self, data: bytes) -> list[tuple[dict[str, Any], bytes]]:
         """Add ``data``; the messages it completed, in order."""
-        self._buffer += data
+        if self._chunks:
+            self._chunks.append(data)
+            self._waiting += len(data)
+            if self._waiting < self._needed:
+                return []
+            data = b"".join(self._chunks)
+            self._chunks, self._waiting = [], 0
         messages = []
-        size = FRAME_HEADER.size
-        while len(self._buffer) >= size:
-            head_length, payload_length = FRAME_HEADER.unpack_from(self._buffer)
-            end = size + head_length + payload_length
-            if len(self._buffer) < end:
+        size, start, total = FRAME_HEADER.size, 0, len(data)
+        self._needed = size
+        while total - start >= size:
+            head_length, payload_length = FRAME_HEADER.unpack_from(data, start)
+            body = start + size + head_length
+            end = body + payload_length
+            if total < end:
+                self._needed = end - start
                 break
-            header = json.loads(bytes(self._buffer[size : size + head_length]))
+            header = json.loads(data[start + size : body])
             if not isinstance(header, dict):
                 raise ValueError(f"Worker message header is not an object: {header!r:.60}")
-            messages.append((header, bytes(self._buffer[size + head_length : end])))
-            del self._buffer[:end]
+            messages.append((header, data[body:end]))
+            start = end
+        if start < total:
+            self._chunks, self._waiting = [data[start:] if start else data], total - start
         return messages
 
 

@@ -14,7 +14,8 @@ pickle: a worker executes nothing it is sent. Requests (``op`` in the header):
 
 * ``template`` (``template``, a key; payload the template's JSON): remember
   a template under its key, for the requests below; no reply.
-* ``page`` (``id``, ``url``, optional ``template``; payload the HTML): parse
+* ``page`` (``id``, ``url``, optional ``template``; payload the HTML, as
+  UTF-8, undecodable bytes replaced as Scrapy does): parse
   the page; the reply has its tag-path set, which is what routing to a page
   kind needs, as numbers (the payload, native unsigned ints): each path
   string is sent once, in ``new_paths``, numbered in the order sent, so a
@@ -217,7 +218,10 @@ class PageWorker:
     @staticmethod
     def _parse(header: dict[str, Any], payload: bytes) -> dom.PageTree:
         url = header.get("url")
-        return dom.parse(payload.decode("utf-8"), url=url if isinstance(url, str) else None)
+        # As the crawl decoded it (a body sent as it came may hold bytes
+        # that are not UTF-8: Scrapy replaces them so too).
+        html = payload.decode("utf-8", "replace")
+        return dom.parse(html, url=url if isinstance(url, str) else None)
 
     def _extract(self, header: dict[str, Any], tree: dom.PageTree) -> dict[str, Any]:
         template = self._template(header)
