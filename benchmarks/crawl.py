@@ -189,7 +189,13 @@ def score_items(
 
 def _string_fields(item: dict[str, Any]) -> dict[str, list[str]]:
     """An item's fields holding text (a string, or a list of strings), as
-    lists; the keys saying where the item comes from left out."""
+    lists, with the members of its record sets (lists of dicts) as fields
+    of their own, as extraction lists them; the keys saying where the item
+    comes from left out.
+
+    >>> _string_fields({"url": "u", "title": "Dune", "author_list": [{"author": "A"}, {"author": "B"}]})
+    {'title': ['Dune'], 'author': ['A', 'B']}
+    """
     from scrapy_wrapx.unsupervised.items import ITEM_KEYS
 
     fields: dict[str, list[str]] = {}
@@ -200,6 +206,10 @@ def _string_fields(item: dict[str, Any]) -> dict[str, list[str]]:
             fields[name] = [value]
         elif isinstance(value, list) and all(isinstance(v, str) for v in value):
             fields[name] = value
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            for record in value:
+                for member, found in _string_fields(record).items():
+                    fields.setdefault(member, []).extend(found)
     return fields
 
 
