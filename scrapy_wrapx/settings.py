@@ -76,6 +76,10 @@ WRAPX_SEED_PAGES = 5
 WRAPX_KINDS_THRESHOLD = 0.6
 #: Bonus of a page whose URL pattern is its kind's.
 WRAPX_KINDS_URL_WEIGHT = 0.3
+#: Sites whose page kinds are kept in memory for routing pages; past it the
+#: kinds of the site routed to least recently are dropped (they stay in the
+#: store, and are read again when that site's pages come back).
+WRAPX_KINDS_CACHE_SITES = 256
 
 # Induction ----------------------------------------------------------------
 
@@ -113,9 +117,20 @@ WRAPX_ITEMS_FIELD_NAMES: dict[str, dict[str, str]] | str | None = None
 #: template; past this only the URL is kept and the page is downloaded
 #: again once the template exists.
 WRAPX_ITEMS_BUFFER_PAGES = 1000
+#: Buffered pages taken from the store at a time to be emitted (when their
+#: kind's template arrives, and at the end of the crawl, where one flush
+#: request follows another until the buffer has nothing more to emit): the
+#: crawl holds one batch of pages in memory, not every kind's at once.
+WRAPX_ITEMS_FLUSH_PAGES = 100
 #: Seconds between checks of the store for a template that another process
 #: induced.
 WRAPX_ITEMS_TEMPLATE_POLL = 2.0
+#: Templates kept in memory, in the crawl's process and in each page worker
+#: (a template takes hundreds of kilobytes, more once compiled): past it the
+#: one used least recently is dropped, and read from the store (or sent to
+#: the worker) again when its kind's pages come back. Raise it for crawls
+#: that go back and forth between more kinds than this.
+WRAPX_ITEMS_TEMPLATE_CACHE = 32
 #: Worker processes that parse captured pages, extract them and induce
 #: templates, so that this CPU work runs on other cores while the crawl's
 #: own process keeps downloading (0: all of it in the crawl's process).
@@ -164,13 +179,16 @@ MINIMUMS: dict[str, float] = {
     "WRAPX_SEED_PAGES": 1,
     "WRAPX_KINDS_THRESHOLD": 0.0,
     "WRAPX_KINDS_URL_WEIGHT": 0.0,
+    "WRAPX_KINDS_CACHE_SITES": 1,
     "WRAPX_INDUCTION_REINDUCE_SHARE": 0.0,
     "WRAPX_INDUCTION_WINDOW": 1,
     "WRAPX_INDUCTION_MIN_PAGES": 1,
     "WRAPX_INDUCTION_CLAIM_TIMEOUT": 0.0,
     "WRAPX_INDUCTION_PROGRESS_INTERVAL": 0.0,
     "WRAPX_ITEMS_BUFFER_PAGES": 0,
+    "WRAPX_ITEMS_FLUSH_PAGES": 1,
     "WRAPX_ITEMS_TEMPLATE_POLL": 0.0,
+    "WRAPX_ITEMS_TEMPLATE_CACHE": 1,
     "WRAPX_ITEMS_WORKERS": 0,
     "WRAPX_ITEMS_WORKER_TIMEOUT": 0.0,
 }

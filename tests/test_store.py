@@ -83,6 +83,21 @@ def test_acknowledged_list_entries(store: WrapxStore) -> None:
     store.remove_entries("pending", "k", [])
 
 
+def test_list_entries_read_a_slice_at_a_time(store: WrapxStore) -> None:
+    """A long buffer is read a few pages at a time (the flush's batches)."""
+    for n in range(5):
+        store.append("pending", "k", {"n": n})
+    whole = store.peek_list("pending", "k")
+    assert store.peek_list("pending", "k", limit=2) == whole[:2]
+    assert store.peek_list("pending", "k", start=2, limit=2) == whole[2:4]
+    assert store.peek_list("pending", "k", start=4, limit=2) == whole[4:]
+    assert store.peek_list("pending", "k", start=3) == whole[3:]
+    assert store.peek_list("pending", "k", start=5, limit=2) == []
+    assert store.peek_list("pending", "k", limit=0) == []
+    store.remove_entries("pending", "k", [entry_id for entry_id, _ in whole[1:3]])
+    assert [v for _, v in store.peek_list("pending", "k", start=1, limit=1)] == [{"n": 3}]
+
+
 def test_concurrent_threads(store: WrapxStore) -> None:
     """The induction thread and the reactor thread share one store."""
     claims: list[bool] = []

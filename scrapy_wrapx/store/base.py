@@ -158,15 +158,20 @@ class WrapxStore(ABC):
     def pop_list(self, namespace: str, key: str) -> list[Any]:
         """Atomically take (return and remove) every entry of list ``key``."""
 
-    def peek_list(self, namespace: str, key: str) -> list[tuple[Any, Any]]:
+    def peek_list(
+        self, namespace: str, key: str, *, start: int = 0, limit: int | None = None
+    ) -> list[tuple[Any, Any]]:
         """The entries of list ``key`` as ``(entry id, value)`` pairs, in
         append order, left in the list: a reader that must not lose them
         removes them with :meth:`remove_entries` once it is done with them
         (acknowledged, at-least-once; unreadable entries come with None).
+        ``start`` and ``limit`` read a slice (positions in the list), so a
+        long list of pages is read a few at a time.
 
         This default uses positions as ids and is not safe against other
         writers; the bundled stores override it."""
-        return list(enumerate(self.get_list(namespace, key)))
+        entries = list(enumerate(self.get_list(namespace, key)))
+        return entries[start:] if limit is None else entries[start : start + limit]
 
     def remove_entries(self, namespace: str, key: str, entry_ids: list[Any]) -> None:
         """Remove the entries :meth:`peek_list` gave these ids, leaving the

@@ -159,11 +159,16 @@ class RedisStore(WrapxStore):
         return self._decode(namespace, key, raws)
 
     @_reachable
-    def peek_list(self, namespace: str, key: str) -> list[tuple[Any, Any]]:
+    def peek_list(
+        self, namespace: str, key: str, *, start: int = 0, limit: int | None = None
+    ) -> list[tuple[Any, Any]]:
         # An entry's id is its raw record: LREM removes it wherever it moved.
-        raws = self._redis.lrange(self._list(namespace, key), 0, -1)
+        if limit is not None and limit <= 0:
+            return []
+        end = -1 if limit is None else start + limit - 1
+        raws = self._redis.lrange(self._list(namespace, key), start, end)
         return [
-            (raw, self.decode(raw, namespace, f"{namespace}/{key}#{position}"))
+            (raw, self.decode(raw, namespace, f"{namespace}/{key}#{start + position}"))
             for position, raw in enumerate(raws)
         ]
 

@@ -293,10 +293,19 @@ class SqliteStore(WrapxStore):
 
         return self._decode_rows(namespace, key, self._run(pop, write=True))
 
-    def peek_list(self, namespace: str, key: str) -> list[tuple[Any, Any]]:
+    def peek_list(
+        self, namespace: str, key: str, *, start: int = 0, limit: int | None = None
+    ) -> list[tuple[Any, Any]]:
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT id, value FROM wrapx_lists WHERE namespace = ? AND key = ? "
+                "ORDER BY id LIMIT ? OFFSET ?",
+                (namespace, key, -1 if limit is None else limit, start),
+            ).fetchall()
+        )
         return [
             (row_id, self.decode(raw, namespace, f"{namespace}/{key}#{row_id}"))
-            for row_id, raw in self._rows(namespace, key)
+            for row_id, raw in rows
         ]
 
     def remove_entries(self, namespace: str, key: str, entry_ids: list[Any]) -> None:

@@ -4,7 +4,9 @@ store that went away (or closing for want of it).
 Items can only leave through the spider output, so buffered pages are
 emitted in the output of one local ``data:`` request (the flush request),
 scheduled when the spider is idle — or earlier, when the template a waiting
-crawl needs arrives, or when a store that went away answers again.
+crawl needs arrives, or when a store that went away answers again. One flush
+request emits at most ``WRAPX_ITEMS_FLUSH_PAGES`` pages; once its output is
+out, the next one is scheduled, until the buffer has nothing more to emit.
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ class Flusher:
         yield from self._replayed()
         if self.state.items is not None:
             yield from _counted(self.state.items.flush(self.state.pending()))
+            yield from self._next()
 
     async def output_async(self) -> Iterable[Any]:
         """:meth:`output` with the pages extracted in the workers."""
@@ -108,7 +111,18 @@ class Flusher:
         if self.state.items is None:
             return replayed
         batches = self.state.items.flush_batches(self.state.pending())
-        return itertools.chain(replayed, _counted(await self.pages.batches_output(batches)))
+        output = _counted(await self.pages.batches_output(batches))
+        return itertools.chain(replayed, output, self._next())
+
+    def _next(self) -> Iterator[Any]:
+        """Once a flush's output is out, schedule the next flush if that one
+        stopped at ``WRAPX_ITEMS_FLUSH_PAGES`` (at the end of the output, so
+        that one batch of pages at a time is in memory)."""
+        items = self.state.items
+        if items is not None and items.more_to_flush:
+            items.more_to_flush = False
+            self.schedule()
+        yield from ()
 
     def _replayed(self) -> Iterator[Any]:
         """The output of the pages held while the store was away."""

@@ -21,7 +21,10 @@ namespace), not in memory: a crawl that is killed, or closes before a kind's
 template exists, leaves them there, and the next crawl (or another process
 sharing the store) emits them. The buffer is bounded per kind
 (``WRAPX_ITEMS_BUFFER_PAGES``): past it, only the URL is kept and the page is
-downloaded again once its template exists.
+downloaded again once its template exists. Buffered pages are taken from the
+store at most ``WRAPX_ITEMS_FLUSH_PAGES`` at a time, however many wait (the
+end of a crawl of hundreds of sites may find thousands): what is in memory
+is one batch, the rest waits in the store for the next.
 
 Items are built through :mod:`itemadapter`: ``dict`` by default, or the
 class named by ``WRAPX_ITEMS_CLASS``. A dict item holds ``url``, ``kind``,
@@ -187,6 +190,9 @@ class BufferedBatch:
     kind_key: str
     record: TemplateRecord
     final: bool
+    #: Not every takeable page of the kind is in the batch: the rest waits
+    #: for the next one.
+    partial: bool = False
     pages: list[dict[str, Any]] = field(default_factory=list)
     requests: list[Any] = field(default_factory=list)
     keep: list[dict[str, Any]] = field(default_factory=list)
@@ -229,6 +235,7 @@ class VariantItems:
         *,
         item_class: type | None = None,
         buffer_pages: int = 1000,
+        flush_pages: int = 100,
         seeds: SeedCollector | None = None,
         stats: StatsCollector | None = None,
         send: Callable[..., Any] | None = None,
@@ -237,10 +244,19 @@ class VariantItems:
     ) -> None:
         if buffer_pages < 0:
             raise ValueError(f"WRAPX_ITEMS_BUFFER_PAGES must be >= 0, not {buffer_pages!r}")
+        if flush_pages < 1:
+            raise ValueError(f"WRAPX_ITEMS_FLUSH_PAGES must be >= 1, not {flush_pages!r}")
         self.store = store
         self.templates = templates
         self.item_class = item_class
         self.buffer_pages = buffer_pages
+        #: Buffered entries taken from the store at a time (all kinds of one
+        #: :meth:`ready_batches` or :meth:`flush_batches` together), and read
+        #: from it at a time.
+        self.flush_pages = flush_pages
+        #: The last :meth:`flush_batches` stopped at ``flush_pages``: there
+        #: is more to flush.
+        self.more_to_flush = False
         #: Where pages that fail the template go, as seeds of the next
         #: version (None: nowhere, as when no induction runs).
         self.seeds = seeds
@@ -308,6 +324,11 @@ class VariantItems:
         self._inc("items/buffered_count")
         if full:
             self._inc("items/buffered_url_only_count")
+        self._wait(kind_key, version)
+
+    def _wait(self, kind_key: str, version: int) -> None:
+        """Pages of ``kind_key`` wait in the buffer for a template newer
+        than ``version``."""
         known = self._waiting.get(kind_key)
         self._waiting[kind_key] = version if known is None else min(known, version)
 
@@ -341,24 +362,44 @@ class VariantItems:
     # the next crawl: at least once, never lost.
 
     def ready_batches(self) -> list[BufferedBatch]:
-        """Take the buffered pages that :meth:`ready` would emit."""
-        batches = []
+        """Take the buffered pages that :meth:`ready` would emit, at most
+        ``flush_pages`` of them: the rest come out with the next pages."""
+        batches: list[BufferedBatch] = []
+        room = self.flush_pages
         for kind_key, waits_for in list(self._waiting.items()):
+            if room <= 0:
+                break
             record = self.templates.get(kind_key)
             if record is not None and record.version > waits_for:
                 del self._waiting[kind_key]
-                batches.append(self._take(kind_key, record, final=False))
+                batch = self._take(kind_key, record, final=False, limit=room)
+                room -= len(batch.entry_ids)
+                if batch.partial:
+                    self._wait(kind_key, waits_for)
+                batches.append(batch)
         return batches
 
     def flush_batches(self, kind_keys: list[str]) -> list[BufferedBatch]:
-        """Take the buffered pages that :meth:`flush` would emit."""
-        batches = []
+        """Take the buffered pages that :meth:`flush` would emit, at most
+        ``flush_pages`` of them; :attr:`more_to_flush` says whether they
+        were all."""
+        batches: list[BufferedBatch] = []
+        room = self.flush_pages
+        self.more_to_flush = False
         for kind_key in kind_keys:
             record = self.templates.get(kind_key)
             if record is None:
                 continue
+            if room <= 0:
+                self.more_to_flush = True
+                break
             self._waiting.pop(kind_key, None)
-            batches.append(self._take(kind_key, record, final=True))
+            batch = self._take(kind_key, record, final=True, limit=room)
+            room -= len(batch.entry_ids)
+            if batch.partial:
+                self.more_to_flush = True
+                self._wait(kind_key, 0)  # the rest, with the next flush or page
+            batches.append(batch)
         return batches
 
     def extract_entry(self, batch: BufferedBatch, entry: dict[str, Any]) -> Extraction | None:
@@ -414,9 +455,7 @@ class VariantItems:
         for entry in keep:
             self.store.append(PENDING, kind_key, entry)
         if keep:
-            waits = min(int(entry["version"]) for entry in keep)
-            known = self._waiting.get(kind_key)
-            self._waiting[kind_key] = waits if known is None else min(known, waits)
+            self._wait(kind_key, min(int(entry["version"]) for entry in keep))
 
     def acknowledge(self, batches: list[BufferedBatch]) -> None:
         """The output of ``batches`` was all taken: their pages leave the
@@ -470,25 +509,45 @@ class VariantItems:
         counts = {key: sum(1 for _ in self._takeable(key, taken_too=True)) for key in kind_keys}
         return {key: count for key, count in counts.items() if count}
 
-    def _take(self, kind_key: str, record: TemplateRecord, *, final: bool) -> BufferedBatch:
+    def _take(
+        self, kind_key: str, record: TemplateRecord, *, final: bool, limit: int
+    ) -> BufferedBatch:
+        """Take up to ``limit`` entries of ``kind_key`` from the buffer. Pages
+        that failed this very template stay where they are (unless the crawl
+        is ending, ``final``): they wait for the next version."""
         batch = BufferedBatch(kind_key, record, final)
         taken = self._taken.setdefault(kind_key, set())
         for entry_id, entry in self._takeable(kind_key):
+            if len(batch.entry_ids) >= limit:
+                batch.partial = True
+                break
+            if not final and _failed_version(entry, record.version):
+                self._wait(kind_key, record.version)
+                continue
             taken.add(entry_id)
             batch.entry_ids.append(entry_id)
             self._sort_entry(batch, entry, record)
+        if not taken:
+            del self._taken[kind_key]
         return batch
 
     def _takeable(self, kind_key: str, *, taken_too: bool = False) -> Iterator[tuple[Any, Any]]:
         """Buffered entries of ``kind_key`` this spider may take: its own (or
-        of no spider: buffered by an older version), not on their way."""
+        of no spider: buffered by an older version), not on their way; read
+        from the store ``flush_pages`` at a time."""
         taken = self._taken.get(kind_key, set())
-        for entry_id, entry in self.store.peek_list(PENDING, kind_key):
-            if entry_id in taken and not taken_too:
-                continue  # in a batch whose items are on their way
-            spider = entry.get("spider") if isinstance(entry, dict) else None
-            if spider is None or self.owner is None or spider == self.owner:
-                yield entry_id, entry
+        start = 0
+        while True:
+            chunk = self.store.peek_list(PENDING, kind_key, start=start, limit=self.flush_pages)
+            start += len(chunk)
+            for entry_id, entry in chunk:
+                if entry_id in taken and not taken_too:
+                    continue  # in a batch whose items are on their way
+                spider = entry.get("spider") if isinstance(entry, dict) else None
+                if spider is None or self.owner is None or spider == self.owner:
+                    yield entry_id, entry
+            if len(chunk) < self.flush_pages:
+                return
 
     def _sort_entry(self, batch: BufferedBatch, entry: Any, record: TemplateRecord) -> None:
         """Put one buffered entry where it goes: a page to extract, a page
@@ -506,8 +565,6 @@ class VariantItems:
                 self._inc("items/refetched_count")
                 batch.requests.append(self._refetch(entry["url"]))
                 batch.order.append(False)
-        elif entry["version"] >= record.version and not batch.final:
-            batch.keep.append(entry)  # failed this very template: wait for the next
         else:
             batch.pages.append(entry)
             batch.order.append(True)
@@ -527,6 +584,12 @@ class VariantItems:
     def _inc(self, key: str) -> None:
         if self.stats is not None:
             self.stats.inc_value(f"wrapx/{key}")
+
+
+def _failed_version(entry: Any, version: int) -> bool:
+    """Whether ``entry`` is a page that failed template ``version`` (or a
+    newer one): taking it before a newer template exists gains nothing."""
+    return _valid_entry(entry) and entry["html"] is not None and entry["version"] >= version
 
 
 def _valid_entry(entry: Any) -> bool:

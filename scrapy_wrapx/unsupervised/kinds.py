@@ -293,6 +293,11 @@ class KindIndex:
         listed.append(kind)
         return True
 
+    def forget(self, domain: str) -> None:
+        """Drop the kinds of ``domain`` (a crawl that keeps a few sites' kinds
+        in memory reads them again from its store)."""
+        self._kinds.pop(domain, None)
+
     def kinds(self, domain: str | None = None) -> list[PageKind]:
         """Known kinds of ``domain`` (all domains if None), in listing order."""
         if domain is not None:

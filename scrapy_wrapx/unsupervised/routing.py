@@ -12,11 +12,17 @@ template and becomes a seed of its next version (re-induction keeps the
 field names), instead of founding a kind whose items would carry other
 names. A kind without a template yet has no redesign to show: the page
 founds its own kind, as pages of two templates sharing a URL shape must.
+
+The kinds of the ``WRAPX_KINDS_CACHE_SITES`` sites routed to last are kept in
+memory; a crawl of more sites than that drops the kinds of the site routed
+to least recently (they stay in the store, where the next page of that site
+finds them), so its memory does not grow with every site it visits.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -35,14 +41,26 @@ class KindRouter:
     was routed to last (a page of that shape is most likely of that kind,
     so it is sent to a worker with that kind's template)."""
 
-    def __init__(self, store: WrapxStore, index: KindIndex, count: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        store: WrapxStore,
+        index: KindIndex,
+        count: Callable[[str], None],
+        max_sites: int = 256,
+    ) -> None:
+        if max_sites < 1:
+            raise ValueError(f"WRAPX_KINDS_CACHE_SITES must be >= 1, not {max_sites!r}")
         self.store = store
         self.index = index
         self._count = count
+        self.max_sites = max_sites
         #: Sites this crawl routed pages of.
         self.domains: set[str] = set()
-        #: The kind that pages of a (domain, URL pattern) were routed to last.
-        self._expected: dict[tuple[str, str], str] = {}
+        #: Sites whose kinds are in :attr:`index`, routed to least recently first.
+        self._sites: OrderedDict[str, None] = OrderedDict()
+        #: Per site in :attr:`index`: the kind that pages of a URL pattern
+        #: were routed to last.
+        self._expected: dict[str, dict[str, str]] = {}
         #: Kinds whose pages stopped fitting them (logged once each).
         self._restructured: set[str] = set()
         #: Kinds known to have a template (they keep it).
@@ -51,9 +69,8 @@ class KindRouter:
     def route(self, signature: PageSignature) -> PageKind:
         """The page's kind: a known one it fits, else a new one."""
         domain = signature.domain
-        if domain not in self.domains:
-            self.domains.add(domain)
-            self._load_kinds(domain)
+        self.domains.add(domain)
+        self._in_memory(domain)
         kind, _ = self.index.match(signature)
         if kind is None:
             self._load_kinds(domain)
@@ -62,13 +79,26 @@ class KindRouter:
             kind = self._redesigned(signature) or self._found(signature)
         else:
             kind.remember(signature.paths)
-        self._expected[domain, signature.url_pattern] = kind.key
+        self._expected.setdefault(domain, {})[signature.url_pattern] = kind.key
         self._count("kinds/pages_count")
         return kind
 
     def expected(self, domain: str, pattern: str) -> str | None:
         """The kind pages of this URL shape were routed to last, if any."""
-        return self._expected.get((domain, pattern))
+        return self._expected.get(domain, {}).get(pattern)
+
+    def _in_memory(self, domain: str) -> None:
+        """Have ``domain``'s kinds in the index, dropping those of the site
+        routed to least recently past ``max_sites`` sites."""
+        if domain in self._sites:
+            self._sites.move_to_end(domain)
+            return
+        self._load_kinds(domain)
+        self._sites[domain] = None
+        while len(self._sites) > self.max_sites:
+            dropped, _ = self._sites.popitem(last=False)
+            self.index.forget(dropped)
+            self._expected.pop(dropped, None)
 
     def own(self, kind_keys: list[str]) -> list[str]:
         """The kinds among ``kind_keys`` of sites this crawl visits (a store

@@ -58,7 +58,11 @@ class CrawlState:
         settings = crawler.settings
         store = crawler_store(crawler)
         poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
-        templates = TemplateCache(store, poll_interval=poll)
+        templates = TemplateCache(
+            store,
+            poll_interval=poll,
+            max_templates=wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_CACHE"),
+        )
         index = KindIndex(
             threshold=wrapx_setting(settings, "WRAPX_KINDS_THRESHOLD"),
             url_weight=wrapx_setting(settings, "WRAPX_KINDS_URL_WEIGHT"),
@@ -73,6 +77,7 @@ class CrawlState:
                 templates,
                 item_class=load_object(item_class) if isinstance(item_class, str) else item_class,
                 buffer_pages=wrapx_setting(settings, "WRAPX_ITEMS_BUFFER_PAGES"),
+                flush_pages=wrapx_setting(settings, "WRAPX_ITEMS_FLUSH_PAGES"),
                 seeds=seeds,
                 stats=crawler.stats,
                 send=send,
@@ -86,7 +91,7 @@ class CrawlState:
             count,
             store_back,
         )
-        router = KindRouter(store, index, count)
+        router = KindRouter(store, index, count, wrapx_setting(settings, "WRAPX_KINDS_CACHE_SITES"))
         return cls(crawler, store, templates, router, seeds, items, offline)
 
     def workers(self) -> WorkerPool | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -122,6 +123,11 @@ def stored_version(store: WrapxStore, kind_key: str) -> int | None:
     return version if isinstance(version, int) else None
 
 
+#: Kinds whose last look at the store a :class:`TemplateCache` remembers
+#: (a number each: the oldest is forgotten, and looked up again).
+MAX_CHECKED = 10_000
+
+
 class TemplateCache:
     """The templates this process uses, refreshed from the store.
 
@@ -130,6 +136,12 @@ class TemplateCache:
     the store at most every ``poll_interval`` seconds; in between, lookups
     cost a dictionary access. Once a kind's template is known, the poll
     reads its small version record, and the template only when it is newer.
+
+    A template takes hundreds of kilobytes in memory (more once compiled for
+    extraction), and a crawl of many sites meets a few kinds per site, so
+    the cache keeps the ``max_templates`` used last
+    (``WRAPX_ITEMS_TEMPLATE_CACHE``); a template dropped is read from the
+    store again when its kind's pages come back.
     """
 
     def __init__(
@@ -137,12 +149,16 @@ class TemplateCache:
         store: WrapxStore,
         poll_interval: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
+        max_templates: int = 32,
     ) -> None:
+        if max_templates < 1:
+            raise ValueError(f"WRAPX_ITEMS_TEMPLATE_CACHE must be >= 1, not {max_templates!r}")
         self.store = store
         self.poll_interval = poll_interval
         self.clock = clock
-        self._records: dict[str, TemplateRecord] = {}
-        self._checked: dict[str, float] = {}
+        self.max_templates = max_templates
+        self._records: OrderedDict[str, TemplateRecord] = OrderedDict()
+        self._checked: OrderedDict[str, float] = OrderedDict()
 
     def get(self, kind_key: str) -> TemplateRecord | None:
         """The newest template of ``kind_key`` known here or in the store."""
@@ -150,6 +166,9 @@ class TemplateCache:
         last = self._checked.get(kind_key)
         if last is None or now - last >= self.poll_interval:
             self._checked[kind_key] = now
+            self._checked.move_to_end(kind_key)
+            if len(self._checked) > MAX_CHECKED:
+                self._checked.popitem(last=False)
             known = self._records.get(kind_key)
             newer_than = known.version if known is not None else 0
             version = stored_version(self.store, kind_key) if known is not None else None
@@ -157,7 +176,10 @@ class TemplateCache:
                 stored = load_template(self.store, kind_key, newer_than)
                 if stored is not None:
                     self.put(stored)
-        return self._records.get(kind_key)
+        record = self._records.get(kind_key)
+        if record is not None:
+            self._records.move_to_end(kind_key)
+        return record
 
     def expire(self, kind_key: str) -> None:
         """Read ``kind_key``'s template from the store at the next
@@ -171,8 +193,13 @@ class TemplateCache:
         if known is not None and known.version >= record.version:
             return False
         self._records[record.kind_key] = record
+        self._records.move_to_end(record.kind_key)
+        while len(self._records) > self.max_templates:
+            dropped, _ = self._records.popitem(last=False)
+            # Read from the store at the next get, whatever the poll interval.
+            self._checked.pop(dropped, None)
         return True
 
     def known(self) -> dict[str, TemplateRecord]:
-        """Every template this process has seen, by kind key."""
+        """The templates this process holds (the ones used last), by kind key."""
         return dict(self._records)

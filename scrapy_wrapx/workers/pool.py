@@ -26,7 +26,7 @@ import os
 import sys
 import weakref
 from array import array
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -178,8 +178,9 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.number = number
         self.decoder = FrameDecoder()
         self.waiting: dict[int, Deferred[dict[str, Any]]] = {}
-        #: Template keys this worker has been sent.
-        self.templates: set[str] = set()
+        #: Template keys this worker holds, least recently used first: past
+        #: the pool's ``max_templates`` the first is forgotten here and there.
+        self.templates: OrderedDict[str, None] = OrderedDict()
         #: Tag paths by the numbers this worker gave them.
         self.paths: list[str] = []
         self.alive = True
@@ -239,6 +240,15 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         self.pool.timeouts += 1
         self.pool.replace(self)
         reply.errback(WorkerTimeout(f"Over {self.pool.timeout:g}s in a page worker: {what}"))
+
+    def number_paths(self, reply: dict[str, Any]) -> None:
+        """Learn the numbers of the tag paths a ``page`` reply sends first."""
+        new = reply.get("new_paths") or []
+        if not isinstance(new, list) or not all(isinstance(p, str) for p in new):
+            raise WorkerUnavailable(f"Page worker sent invalid tag paths: {new!r:.60}")
+        if reply.get("reset_paths"):
+            self.paths.clear()  # the worker numbers paths anew from here
+        self.paths.extend(new)
 
     def notify(self, header: dict[str, Any], payload: bytes = b"") -> None:
         """Send a request that has no reply."""
@@ -303,7 +313,7 @@ class WorkerPool:
     cannot be parsed (:class:`ValueError`) is :class:`WorkerUnavailable`.
     """
 
-    def __init__(self, size: int, timeout: float = 0.0) -> None:
+    def __init__(self, size: int, timeout: float = 0.0, max_templates: int = 32) -> None:
         if size < 1:
             raise ValueError(f"A worker pool needs at least one worker, not {size!r}")
         if timeout < 0:
@@ -311,6 +321,8 @@ class WorkerPool:
         self.size = size
         #: Seconds a request may take (0: no deadline).
         self.timeout = timeout
+        #: Templates each worker holds (``WRAPX_ITEMS_TEMPLATE_CACHE``).
+        self.max_templates = max(1, max_templates)
         #: Requests given up at their deadline so far.
         self.timeouts = 0
         self.workers: list[_WorkerProtocol] = []
@@ -387,10 +399,7 @@ class WorkerPool:
 
         def parsed(reply: dict[str, Any]) -> WorkerPage:
             # New paths are numbered even when the page failed later on.
-            new = reply.get("new_paths") or []
-            if not isinstance(new, list) or not all(isinstance(p, str) for p in new):
-                raise WorkerUnavailable(f"Page worker sent invalid tag paths: {new!r:.60}")
-            worker.paths.extend(new)
+            worker.number_paths(reply)
             _check(reply)
             extraction = None
             if template is not None and "extraction" in reply:
@@ -477,9 +486,15 @@ class WorkerPool:
             body = template.to_json().encode("utf-8")
             known = self._template_keys[template] = (hashlib.sha1(body).hexdigest()[:16], body)
         key, body = known
-        if key not in worker.templates:
-            worker.templates.add(key)
-            worker.notify({"op": "template", "template": key}, body)
+        if key in worker.templates:
+            worker.templates.move_to_end(key)
+            return key
+        worker.templates[key] = None
+        worker.notify({"op": "template", "template": key}, body)
+        while len(worker.templates) > self.max_templates:
+            # Requests sent before still find it: the worker reads in order.
+            dropped, _ = worker.templates.popitem(last=False)
+            worker.notify({"op": "forget", "template": dropped})
         return key
 
     # Shutdown -------------------------------------------------------------
@@ -550,7 +565,7 @@ def _extraction(
     reply: dict[str, Any], worker: _WorkerProtocol | None = None, key: str = ""
 ) -> Extraction:
     if worker is not None and reply.get("reason") == "missing":
-        worker.templates.discard(key)  # maybe dropped: send it again next time
+        worker.templates.pop(key, None)  # maybe dropped: send it again next time
     _check(reply)
     try:
         return extraction_from_dict(reply.get("extraction"))
@@ -573,7 +588,11 @@ def crawler_workers(crawler: Crawler) -> WorkerPool | None:
     size = wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKERS")
     if size <= 0:
         return None
-    pool = WorkerPool(size, wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_TIMEOUT"))
+    pool = WorkerPool(
+        size,
+        wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_TIMEOUT"),
+        wrapx_setting(crawler.settings, "WRAPX_ITEMS_TEMPLATE_CACHE"),
+    )
     try:
         pool.start()
     except (OSError, WorkerUnavailable, NotImplementedError) as exc:

@@ -14,13 +14,17 @@ pickle: a worker executes nothing it is sent. Requests (``op`` in the header):
 
 * ``template`` (``template``, a key; payload the template's JSON): remember
   a template under its key, for the requests below; no reply.
+* ``forget`` (``template``): forget a template (the caller keeps a few
+  only, ``WRAPX_ITEMS_TEMPLATE_CACHE``); no reply.
 * ``page`` (``id``, ``url``, optional ``template``; payload the HTML, as
   UTF-8, undecodable bytes replaced as Scrapy does): parse
   the page; the reply has its tag-path set, which is what routing to a page
   kind needs, as numbers (the payload, native unsigned ints): each path
   string is sent once, in ``new_paths``, numbered in the order sent, so a
   reply stays a few hundred bytes where the strings would take tens of
-  kilobytes. With ``template``
+  kilobytes. Past :data:`MAX_PATH_NUMBERS` paths the worker numbers them
+  anew, from 0, and says so in the reply (``reset_paths``), so the table
+  stays bounded over a crawl of many sites. With ``template``
   (the template of the kind the caller expects the page to be of), the page
   is extracted at once, the reply has the ``extraction`` and the tree is
   dropped: one round trip for most pages. A page that matches that template
@@ -81,8 +85,12 @@ GC_THRESHOLDS = (20_000, 20, 20)
 #: is forgotten (its page, if still wanted, is then extracted by the caller).
 MAX_TREES = 64
 #: Templates kept by key; beyond it the least recently used is forgotten
-#: (its pages are then extracted by the caller).
+#: (its pages are then extracted by the caller). The caller keeps fewer
+#: (``WRAPX_ITEMS_TEMPLATE_CACHE``, with ``forget``): this is a safety net.
 MAX_TEMPLATES = 1024
+#: Tag paths numbered before the numbering starts anew (each site adds its
+#: own paths, kept here and in the caller).
+MAX_PATH_NUMBERS = 20_000
 
 
 def is_seed_page(page: Any) -> bool:
@@ -159,6 +167,9 @@ class PageWorker:
         op = header.get("op")
         if op == "release":
             self.trees.pop(header.get("page"), None)  # type: ignore[arg-type]
+            return None
+        if op == "forget":
+            self.templates.pop(str(header.get("template")), None)
             return None
         reply: dict[str, Any] = {"id": header.get("id"), "ok": True}
         try:
@@ -248,6 +259,9 @@ class PageWorker:
     def _paths(self, tree: dom.PageTree, reply: dict[str, Any]) -> None:
         """Put the tag-path set of ``tree`` in ``reply`` (as numbers)."""
         numbers = self.path_numbers
+        if len(numbers) >= MAX_PATH_NUMBERS:
+            numbers.clear()
+            reply["reset_paths"] = True
         new: list[str] = []
         ids = []
         for path in structure_paths(tree):

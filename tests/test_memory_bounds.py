@@ -1,0 +1,251 @@
+"""The crawl's memory stays bounded over many sites: buffered pages leave the
+store a batch at a time, and templates, kinds and the page workers' tables
+are kept for the few kinds and sites in use, the rest read again from the
+store (issue 12). Real components throughout: SQLite files, page worker
+processes, a crawl of the demo site on 127.0.0.1; no memory is measured
+here (``python -m benchmarks sites`` does that), only what is asked of the
+store and what is kept.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+import pytest_twisted
+from scrapy import signals
+from scrapy.crawler import CrawlerRunner
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.store import SqliteStore
+from scrapy_wrapx.unsupervised.flush import FLUSH_URL
+from scrapy_wrapx.unsupervised.items import VariantItems
+from scrapy_wrapx.unsupervised.kinds import KindIndex, page_signature
+from scrapy_wrapx.unsupervised.routing import KindRouter
+from scrapy_wrapx.unsupervised.templates import (
+    KINDS,
+    PENDING,
+    TemplateCache,
+    TemplateRecord,
+    save_template,
+)
+from scrapy_wrapx.workers.pool import WorkerPool
+from tests.conftest import DemoEndpoint
+from tests.crawling import collect_items, crawl_settings
+from tests.test_e2e_unsupervised import FollowSpider, _Rival
+
+
+class RecordingStore(SqliteStore):
+    """A SQLite store that notes how many buffered pages it is asked for at
+    a time (the crawl's store, through ``WRAPX_STORE``)."""
+
+    #: ``(limit, entries returned)`` per read of the buffer.
+    peeks: ClassVar[list[tuple[int | None, int]]] = []
+    #: Entries removed from the buffer per call (a batch acknowledged).
+    removed: ClassVar[list[int]] = []
+
+    def peek_list(
+        self, namespace: str, key: str, *, start: int = 0, limit: int | None = None
+    ) -> list[tuple[Any, Any]]:
+        entries = super().peek_list(namespace, key, start=start, limit=limit)
+        if namespace == PENDING:
+            self.peeks.append((limit, len(entries)))
+        return entries
+
+    def remove_entries(self, namespace: str, key: str, entry_ids: list[Any]) -> None:
+        if namespace == PENDING:
+            self.removed.append(len(entry_ids))
+        super().remove_entries(namespace, key, entry_ids)
+
+
+@pytest_twisted.inlineCallbacks
+def test_close_flush_emits_buffered_pages_a_batch_at_a_time(
+    demo_server: DemoEndpoint, tmp_path: Path
+) -> Iterator[Any]:
+    # Another process induces every template, once this crawl is idle: every
+    # page is buffered when the crawl ends, and the flush emits them all.
+    RecordingStore.peeks.clear()
+    RecordingStore.removed.clear()
+    store = tmp_path / "wrapx.sqlite3"
+    settings = crawl_settings(
+        store,
+        WRAPX_ITEMS_TEMPLATE_POLL=0.2,
+        WRAPX_ITEMS_FLUSH_PAGES=3,
+        WRAPX_STORE="tests.test_memory_bounds.RecordingStore",
+    )
+    runner = CrawlerRunner(settings)
+    crawler = runner.create_crawler(FollowSpider)
+    rival = _Rival(crawler, store)
+    items = collect_items(crawler)
+    flushes: list[str] = []
+    crawler.signals.connect(
+        lambda response, **_: flushes.append(response.url) if response.url == FLUSH_URL else None,
+        signal=signals.response_received,
+        weak=False,
+    )
+    yield runner.crawl(crawler, start_url=demo_server.url)
+    rival.store.close()
+    stats = crawler.stats.get_stats()  # type: ignore[union-attr]
+
+    buffered = stats["wrapx/items/buffered_count"]
+    assert buffered > 3 * 3
+    assert len(items) == stats["wrapx/seeds/captured_count"], "no page is lost"
+    assert stats["wrapx/items/from_buffer_count"] == buffered
+    # The store was asked for 3 pages at a time, and each batch left it alone.
+    assert RecordingStore.peeks and {limit for limit, _ in RecordingStore.peeks} == {3}
+    assert max(count for _, count in RecordingStore.peeks) == 3
+    assert RecordingStore.removed and max(RecordingStore.removed) <= 3
+    assert sum(RecordingStore.removed) == buffered
+    assert len(flushes) >= math.ceil(buffered / 3)
+
+
+KIND = "shop.test/book-abc123"
+
+
+def _page(title: str, price: str) -> str:
+    return f"<body><div><a href='/'>Home</a></div><h1>{title}</h1><p>Price: {price}</p></body>"
+
+
+TITLES = ["Dune", "Emma", "Ubik", "Kindred", "Beloved", "Carrie", "Solaris"]
+
+
+def _record(kind_key: str = KIND) -> TemplateRecord:
+    pages = [_page(t, "1.00") for t in TITLES[:3]]
+    return TemplateRecord(kind_key, 1, induce_template(pages), [], 0.0, 0.0)
+
+
+def _items(store: SqliteStore, flush_pages: int) -> VariantItems:
+    return VariantItems(store, TemplateCache(store, poll_interval=0.0), flush_pages=flush_pages)
+
+
+def test_a_flush_takes_a_batch_and_a_kill_loses_none(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "wrapx.sqlite3")
+    items = _items(store, flush_pages=2)
+    for n, title in enumerate(TITLES):
+        items.process_extraction(KIND, None, f"http://shop.test/{n}", _page(title, "2.00"), None)
+    save_template(store, _record())
+
+    batches = items.flush_batches([KIND])
+    assert sum(len(b.entry_ids) for b in batches) == 2 and items.more_to_flush
+    # Killed with the batch in memory: every page is still buffered.
+    assert store.list_length(PENDING, KIND) == len(TITLES)
+
+    after_kill = _items(store, flush_pages=2)
+    emitted: list[Any] = []
+    while True:
+        output = list(after_kill.flush([KIND]))
+        if not output:
+            break
+        assert len(output) <= 2
+        emitted.extend(output)
+        for item in output:  # through the item pipelines
+            after_kill.confirm(item)
+    assert sorted(item["url"] for item in emitted) == [
+        f"http://shop.test/{n}" for n in range(len(TITLES))
+    ]
+    assert store.list_length(PENDING, KIND) == 0
+    store.close()
+
+
+def test_ready_pages_come_out_a_batch_at_a_time(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "wrapx.sqlite3")
+    items = _items(store, flush_pages=3)
+    for n, title in enumerate(TITLES):
+        items.process_extraction(KIND, None, f"http://shop.test/{n}", _page(title, "2.00"), None)
+    save_template(store, _record())
+    sizes = []
+    while True:
+        output = list(items.ready())
+        if not output:
+            break
+        sizes.append(len(output))
+        for item in output:
+            items.confirm(item)
+    assert sizes == [3, 3, 1]
+    assert store.list_length(PENDING, KIND) == 0
+    store.close()
+
+
+def test_template_cache_keeps_the_templates_used_last(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "wrapx.sqlite3")
+    keys = [f"shop.test/kind-{n}" for n in range(3)]
+    for key in keys:
+        save_template(store, _record(key))
+    cache = TemplateCache(store, poll_interval=3600.0, max_templates=2)
+    assert all(cache.get(key) is not None for key in keys)
+    assert sorted(cache.known()) == keys[1:]
+    # The dropped template is read from the store again, at once.
+    record = cache.get(keys[0])
+    assert record is not None and record.kind_key == keys[0]
+    assert sorted(cache.known()) == [keys[0], keys[2]]
+    store.close()
+
+
+def test_router_keeps_the_kinds_of_the_sites_routed_last(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "wrapx.sqlite3")
+    created: list[str] = []
+    index = KindIndex()
+    router = KindRouter(store, index, created.append, max_sites=2)
+    sites = ["a.test", "b.test", "c.test"]
+    first = {}
+    for site in sites:
+        signature = page_signature(_page("Dune", "1.00"), f"http://{site}/book/1.html")
+        first[site] = router.route(signature).key
+    assert created.count("kinds/created_count") == 3
+    assert index.kinds("a.test") == [] and router.expected("a.test", "/book/*.html") is None
+    assert store.get_list(KINDS, "a.test"), "the dropped kinds stay in the store"
+    # A page of the dropped site goes to its kind again, read from the store.
+    again = router.route(page_signature(_page("Emma", "2.00"), "http://a.test/book/2.html"))
+    assert again.key == first["a.test"]
+    assert created.count("kinds/created_count") == 3
+    assert index.kinds("b.test") == [] and index.kinds("c.test")
+    assert router.own(list(first.values())) == list(first.values())
+    store.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_workers_hold_the_templates_used_last() -> Iterator[Any]:
+    templates = [
+        induce_template([f"<body><h{n}>{t}</h{n}><p>{p}</p></body>" for t, p in pairs])
+        for n, pairs in ((1, [("A", "1"), ("B", "2")]), (2, [("C", "3"), ("D", "4")]))
+    ]
+    pool = WorkerPool(1, max_templates=1)
+    pool.start()
+    try:
+        worker = pool.workers[0]
+        for n in (0, 1, 0, 1):
+            tag = f"h{n + 1}"
+            html = f"<body><{tag}>E{n}</{tag}><p>5</p></body>"
+            extraction = yield pool.extract_html(f"http://s.test/{n}", html, templates[n])
+            assert extraction.matched, n
+            assert len(worker.templates) == 1
+    finally:
+        yield pool.close()
+
+
+def test_worker_forgets_templates_and_numbers_paths_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scrapy_wrapx.workers import worker as worker_module
+    from scrapy_wrapx.workers.worker import PageWorker
+
+    template = induce_template([_page(t, "1.00") for t in TITLES[:3]])
+    worker = PageWorker()
+    worker.handle({"op": "template", "template": "k"}, template.to_json().encode())
+    assert "k" in worker.templates
+    assert worker.handle({"op": "forget", "template": "k"}, b"") is None
+    assert "k" not in worker.templates
+
+    monkeypatch.setattr(worker_module, "MAX_PATH_NUMBERS", 5)
+    html = _page("Dune", "1.00").encode()
+    first = worker.handle({"op": "page", "id": 1, "url": "http://s.test/1"}, html)
+    assert first is not None and "reset_paths" not in first
+    paths = len(first["new_paths"])
+    assert paths > 5 and len(dom.parse(html.decode()).nodes) > 0
+    second = worker.handle({"op": "page", "id": 2, "url": "http://s.test/2"}, html)
+    assert second is not None and second["reset_paths"] is True
+    assert len(second["new_paths"]) == paths  # numbered from 0 again
