@@ -14,6 +14,7 @@ BENCHMARKS = {
     "naming": "benchmarks.naming",
     "worstcase": "benchmarks.worstcase",
     "shop": "benchmarks.shop",
+    "sites": "benchmarks.sites",
 }
 
 
