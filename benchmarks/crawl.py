@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks._subprocess import run_json
 from tests.linkcrawl import run_crawl
 from tests.values import canon
 
@@ -136,16 +137,7 @@ def _crawl_subprocess(
             "output": str(output) if output else None,
         }
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.crawl", "_crawl", spec],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"Crawl failed ({done.returncode}): {done.stderr[-2000:]!r}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return run_json("benchmarks.crawl", "_crawl", spec)
 
 
 # Scoring ------------------------------------------------------------------

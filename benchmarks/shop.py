@@ -24,16 +24,15 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import subprocess
 import sys
 import tempfile
-import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.shop import PAGES, build_shop, shop_spider
-from tests.test_targets_redesign import _verdict, crawl, verdicts
+from benchmarks._subprocess import run_json
+from tests.shop import PAGES, build_shop, serving, shop_spider
+from tests.test_targets_redesign import _verdict, redesign_run
 
 __all__ = ["main"]
 
@@ -42,49 +41,26 @@ def _unchanged(seed: int) -> tuple[Counter[str], int]:
     """Verdicts of one real crawl of the unchanged shop (served on
     127.0.0.1, items held for the example targets and released as a crawl
     does), and its repairs: in a fresh process, the reactor's own."""
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.shop", "_unchanged", str(seed)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result = run_json("benchmarks.shop", "_unchanged", str(seed))
     return Counter(result["verdicts"]), int(result["repairs"])
 
 
 def _crawl_unchanged(seed: int) -> dict[str, Any]:
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
     from scrapy.crawler import CrawlerProcess
 
     from tests.crawling import collect_items, crawl_settings
 
     products, index = build_shop(seed)
-    pages = {"/": index, **{path: p.html for path, p in products.items()}}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = pages.get(self.path)
-            self.send_response(200 if body is not None else 404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.end_headers()
-            self.wfile.write((body or "not found").encode())
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
     late = list(products.values())[PAGES - 3]
-    with tempfile.TemporaryDirectory() as directory:
+    pages = {"/": index, **{path: p.html for path, p in products.items()}}
+    with serving(pages) as server, tempfile.TemporaryDirectory() as directory:
         settings = crawl_settings(Path(directory) / "wrapx.sqlite3", LOG_LEVEL="ERROR")
         process = CrawlerProcess(settings)
         crawler = process.create_crawler(shop_spider(late.truth["sku"], late.truth["brand"]))
         items = collect_items(crawler)
-        process.crawl(crawler, base_url=base)
+        process.crawl(crawler, base_url=server.base_url)
         process.start()
-    server.shutdown()
+        base = server.base_url
     counts: Counter[str] = Counter()
     for item in items:
         truth = products[item["url"].removeprefix(base)].truth
@@ -95,17 +71,6 @@ def _crawl_unchanged(seed: int) -> dict[str, Any]:
         "verdicts": dict(counts),
         "repairs": crawler.stats.get_value("wrapx/targets/repaired_count", 0),
     }
-
-
-def _redesign(seed: int) -> list[list[tuple[str, str, float | None]]]:
-    original, _ = build_shop(seed)
-    redesigned, _ = build_shop(seed, redesigned=True)
-    late = list(original.values())[PAGES - 3]
-    spidercls = shop_spider(late.truth["sku"], late.truth["brand"])
-    with tempfile.TemporaryDirectory() as directory:
-        store = Path(directory) / "wrapx.sqlite3"
-        crawl(store, spidercls, original)
-        return [verdicts(crawl(store, spidercls, redesigned), redesigned) for _ in range(3)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         right_unchanged = unchanged["right"] / (PAGES * 9)
         crawls = []
         confident = 0
-        for found in _redesign(seed):
+        for found in redesign_run(seed):
             counts = Counter(verdict for verdict, _, _ in found)
             totals.update(counts)
             bad = counts["wrong"] + counts["invented"]

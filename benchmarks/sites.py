@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from benchmarks._subprocess import run_json
 from tests.linkcrawl import CRAWL_SETTINGS
 
 #: Peak RSS of the crawl's process with the add-on, over the one without.
@@ -408,19 +409,6 @@ def run_sites_crawl(
     return result
 
 
-def _crawl_subprocess(spec: dict[str, Any]) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.sites", "_crawl", json.dumps(spec)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"Crawl failed ({done.returncode}): {done.stderr[-2000:]!r}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
 # Figures ------------------------------------------------------------------
 
 
@@ -494,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
                         "addon": mode == "with",
                         "settings": {"WRAPX_STORE_SQLITE_PATH": str(store), **extra},
                     }
-                    result = _crawl_subprocess(spec)
+                    result = run_json("benchmarks.sites", "_crawl", json.dumps(spec))
                     runs[mode].append(result)
                     print(
                         f"crawl {repeat + 1} {mode:<7} {result['sites_crawled']} sites in "

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DROPPED_TAGS",
+    "HEADINGS",
     "TEXT",
     "Node",
     "PageTree",
@@ -126,6 +127,9 @@ AFFILIATION_TAGS = frozenset(
         "select",
     }
 )
+
+#: Heading elements: where a page states what a section, or the page, is.
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 _VIDEO_EXTENSIONS = (".mp4", ".webm", ".ogv", ".mov", ".avi", ".m4v", ".flv", ".mkv")
 _AUDIO_EXTENSIONS = (".mp3", ".ogg", ".oga", ".wav", ".m4a", ".flac", ".aac")

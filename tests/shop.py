@@ -9,9 +9,12 @@ products with new markup (:func:`_redesigned_page`).
 
 from __future__ import annotations
 
+import contextlib
 import random
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
 import scrapy
@@ -213,3 +216,40 @@ def shop_spider(sku: str, brand: str) -> type[scrapy.Spider]:
             yield {"url": response.url}
 
     return ShopSpider
+
+
+class ShopServer(ThreadingHTTPServer):
+    """Serves ``pages`` (path -> HTML) on 127.0.0.1; set them any time."""
+
+    pages: dict[str, str]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: ShopServer
+
+    def do_GET(self) -> None:
+        body = self.server.pages.get(self.path)
+        self.send_response(200 if body is not None else 404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write((body or "not found").encode())
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serving(pages: dict[str, str] | None = None) -> Iterator[ShopServer]:
+    """A :class:`ShopServer` running in a thread for the ``with`` block."""
+    server = ShopServer(("127.0.0.1", 0), _Handler)
+    server.pages = dict(pages or {})
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

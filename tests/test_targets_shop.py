@@ -11,9 +11,7 @@ right, lists as lists with every member, and no working selector may be
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -22,50 +20,25 @@ import pytest_twisted
 from scrapy.crawler import CrawlerRunner
 
 from tests.crawling import collect_items, crawl_settings
-from tests.shop import PAGES, Product, build_shop, shop_spider
+from tests.shop import PAGES, Product, ShopServer, build_shop, serving, shop_spider
 
 __all__ = ["PAGES", "Product", "build_shop", "shop_spider"]
 
 
-class _Shop(ThreadingHTTPServer):
-    pages: dict[str, str]
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: _Shop
-
-    def do_GET(self) -> None:
-        body = self.server.pages.get(self.path)
-        self.send_response(200 if body is not None else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.end_headers()
-        self.wfile.write((body or "not found").encode())
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture
-def shop_server() -> Iterator[_Shop]:
-    server = _Shop(("127.0.0.1", 0), _Handler)
-    server.pages = {}
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+def shop_server() -> Iterator[ShopServer]:
+    with serving() as server:
         yield server
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest_twisted.inlineCallbacks
 def test_every_field_right_on_the_unchanged_shop(
-    seed: int, tmp_path: Path, shop_server: _Shop
+    seed: int, tmp_path: Path, shop_server: ShopServer
 ) -> Iterator[Any]:
     products, index = build_shop(seed)
     shop_server.pages = {"/": index, **{path: p.html for path, p in products.items()}}
-    base = f"http://127.0.0.1:{shop_server.server_address[1]}"
+    base = shop_server.base_url
     # Example values that appear on one page only (the SKU) or on some.
     late = list(products.values())[PAGES - 3]
     spider = shop_spider(late.truth["sku"], late.truth["brand"])
@@ -103,11 +76,11 @@ def test_every_field_right_on_the_unchanged_shop(
 
 @pytest_twisted.inlineCallbacks
 def test_held_items_are_released_at_the_end_when_the_example_never_shows(
-    tmp_path: Path, shop_server: _Shop
+    tmp_path: Path, shop_server: ShopServer
 ) -> Iterator[Any]:
     products, index = build_shop(3)
     shop_server.pages = {"/": index, **{path: p.html for path, p in products.items()}}
-    base = f"http://127.0.0.1:{shop_server.server_address[1]}"
+    base = shop_server.base_url
     runner = CrawlerRunner(crawl_settings(tmp_path / "wrapx.sqlite3", WRAPX_TARGETS_HOLD_ITEMS=25))
     crawler = runner.create_crawler(shop_spider("HO-00000", "Nobrand"))
     items = collect_items(crawler)

@@ -37,14 +37,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scrapy_wrapx.dom import PageTree
+from scrapy_wrapx.dom import HEADINGS, PageTree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import label_name
 from scrapy_wrapx.induction._pagetokens import MIN_TEMPLATE_SEEDS
 from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, TNode, enclosing_sets
-
-#: Elements in which a page states what it is about.
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 #: A field's values on each seed page.
 Profile = tuple[tuple[str, ...], ...]

@@ -35,7 +35,7 @@ from typing import Any
 
 from lxml import etree
 
-from scrapy_wrapx.dom import PageTree, fold_whitespace
+from scrapy_wrapx.dom import HEADINGS, PageTree, fold_whitespace
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._naming import label_name, slug
@@ -88,7 +88,6 @@ LAYOUT_WORDS = frozenset(
         "wrapper",
     ]
 )
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: Key of :attr:`Template.meta` holding each field's naming profile.
 PROFILES = "naming"
 

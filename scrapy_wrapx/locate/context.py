@@ -36,7 +36,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from scrapy_wrapx.dom import fold_whitespace
+from scrapy_wrapx.dom import HEADINGS, fold_whitespace
 
 if TYPE_CHECKING:
     from scrapy_wrapx.dom import Node, PageTree
@@ -57,9 +57,6 @@ __all__ = [
 #: A label is a short text ending with a colon, or a table/definition header.
 LABEL_LENGTH = 40
 _LABEL_TAGS = frozenset({"th", "dt", "label"})
-#: Section headings: their text captions a section, it is no value of one
-#: unless the target's own reference text was a heading's.
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: How many leaves before a candidate its label may stand (an icon or an
 #: inserted cell may come between).
 LABEL_REACH = 3

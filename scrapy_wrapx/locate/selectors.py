@@ -109,11 +109,12 @@ def _selects(tree: PageTree, selector: str, xpaths: Sequence[str]) -> bool:
         return False
     if not isinstance(results, list) or len(results) != len(xpaths):
         return False
-    attribute = selector.rpartition("/")[2].startswith("@")
+    last = selector.rpartition("/")[2]
+    suffix = "/" + last if last.startswith("@") else ""  # node_for gives the element
     got = []
     for result in results:
         node = tree.node_for(result)
         if node is None:
             return False
-        got.append(node.xpath + ("/" + selector.rpartition("/")[2] if attribute else ""))
+        got.append(node.xpath + suffix)
     return got == list(xpaths)
