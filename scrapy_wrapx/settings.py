@@ -141,6 +141,11 @@ WRAPX_ITEMS_WORKERS = 1
 #: warning (``wrapx/workers/timeout_count``) and the worker is replaced, so
 #: one hostile page never holds the crawl longer than this.
 WRAPX_ITEMS_WORKER_TIMEOUT = 60.0
+#: Captured pages that may wait in the crawl's process for a page worker.
+#: Past it, new requests wait before they are downloaded (holding their
+#: place in ``CONCURRENT_REQUESTS``), so a crawl that downloads faster than
+#: its workers parse does not hold hundreds of responses in memory.
+WRAPX_ITEMS_WORKER_BACKLOG = 32
 
 
 # Reading them ----------------------------------------------------------------
@@ -191,6 +196,7 @@ MINIMUMS: dict[str, float] = {
     "WRAPX_ITEMS_TEMPLATE_CACHE": 1,
     "WRAPX_ITEMS_WORKERS": 0,
     "WRAPX_ITEMS_WORKER_TIMEOUT": 0.0,
+    "WRAPX_ITEMS_WORKER_BACKLOG": 1,
 }
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 import pytest_twisted
 import scrapy
 from scrapy import signals
@@ -82,11 +83,16 @@ def _fields_found(item: dict[str, Any], truth: dict[str, list[str]]) -> dict[str
     return {name: all(canon(v) in have for v in values) for name, values in truth.items() if values}
 
 
+# A backlog of one page: nearly every request waits for the page worker
+# before it is downloaded, and none is lost or held for ever.
+@pytest.mark.parametrize("backlog", [32, 1])
 @pytest_twisted.inlineCallbacks
 def test_demo_crawl_emits_one_item_per_page(
-    demo_server: DemoEndpoint, demo_site: DemoSite, tmp_path: Path
+    demo_server: DemoEndpoint, demo_site: DemoSite, tmp_path: Path, backlog: int
 ) -> Iterator[Any]:
-    runner = CrawlerRunner(crawl_settings(tmp_path / "wrapx.sqlite3"))
+    runner = CrawlerRunner(
+        crawl_settings(tmp_path / "wrapx.sqlite3", WRAPX_ITEMS_WORKER_BACKLOG=backlog)
+    )
     crawler = runner.create_crawler(FollowSpider)
     items = collect_items(crawler)
     captured: list[str] = []

@@ -21,7 +21,13 @@ import pytest_twisted
 from scrapy_wrapx.dom import structure_paths
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.template import Template
-from scrapy_wrapx.workers.pool import WorkerPool, WorkerTimeout, WorkerUnavailable
+from scrapy_wrapx.workers.pool import (
+    PAGES_IN_FLIGHT,
+    TreeMissing,
+    WorkerPool,
+    WorkerTimeout,
+    WorkerUnavailable,
+)
 from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,
     FrameDecoder,
@@ -30,7 +36,7 @@ from scrapy_wrapx.workers.protocol import (
     extraction_to_dict,
     frame_parts,
 )
-from scrapy_wrapx.workers.worker import Naming, PageWorker, induce_pages
+from scrapy_wrapx.workers.worker import MAX_TREES, Naming, PageWorker, induce_pages
 
 
 def _book(title: str, price: str, extra: str = "") -> str:
@@ -277,6 +283,93 @@ def test_pages_larger_than_the_pipe_arrive_whole(template: Template) -> Iterator
         assert all("body/h1/text()" in page.paths for page in pages)
         small = yield pool.extract_html("http://shop.test/k", _book("Kindred", "5.10"), template)
         assert small.matched and "5.10" in str(small.fields)
+    finally:
+        yield pool.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_kept_trees_last_until_their_extract_however_many_pages_arrive(
+    template: Template,
+) -> Iterator[Any]:
+    """Pages sent faster than the worker parses wait in the crawl's process,
+    a few in the worker at a time. An ``extract`` sent once its page is
+    answered then finds the tree the worker kept; written all at once, it
+    would wait behind every other page, and the worker would have dropped
+    the tree for the trees kept after it."""
+    from twisted.internet import defer
+
+    pool = WorkerPool(1)
+    pool.start()
+    try:
+        pending = [
+            pool.parse(f"http://shop.test/{n}", _book(f"Title {n}", "1.00")).addCallback(
+                pool.extract, template
+            )
+            for n in range(MAX_TREES * 3)
+        ]
+        assert pool.workers[0].pages == PAGES_IN_FLIGHT
+        extractions = yield defer.gatherResults(pending, consumeErrors=True)
+        assert all(e.matched for e in extractions)
+        assert pool.workers[0].pages == 0 and pool.room() is None
+    finally:
+        yield pool.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_room_waits_while_the_backlog_is_full(template: Template) -> Iterator[Any]:
+    from twisted.internet import defer
+
+    pool = WorkerPool(1, backlog=4)
+    pool.start()
+    try:
+        pending = [
+            pool.extract_html(f"http://shop.test/{n}", _book(f"Title {n}", "1.00"), template)
+            for n in range(PAGES_IN_FLIGHT + 10)
+        ]
+        wait = pool.room()
+        assert wait is not None and not wait.called
+        yield wait
+        assert len(pool._queued) < 4
+        extractions = yield defer.gatherResults(pending, consumeErrors=True)
+        assert [e.matched for e in extractions] == [True] * len(pending)
+        assert pool.room() is None
+    finally:
+        yield pool.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_a_dead_worker_fails_the_pages_waiting_for_it_too() -> Iterator[Any]:
+    pool = WorkerPool(1, backlog=2)
+    pool.start()
+    try:
+        worker = pool.workers[0]
+        os.kill(worker.transport.pid, signal.SIGSTOP)  # type: ignore[union-attr]
+        pending = [pool.parse(f"http://shop.test/{n}", _book("Dune", "9.99")) for n in range(20)]
+        wait = pool.room()
+        assert wait is not None
+        worker.kill()
+        for request in pending:
+            with pytest.raises(WorkerUnavailable):
+                yield request
+        yield wait  # the crawl's held requests go on (without workers)
+        assert not pool._queued
+    finally:
+        yield pool.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_an_extract_of_a_dropped_tree_says_so(template: Template) -> Iterator[Any]:
+    """A tree the worker no longer keeps fails with :class:`TreeMissing`:
+    the caller sends the page again (``extract_html``) rather than parse it
+    in the crawl's process."""
+    pool = WorkerPool(1)
+    pool.start()
+    try:
+        page = yield pool.parse("http://shop.test/k", _book("Kindred", "5.10"))
+        pool.release(page)
+        with pytest.raises(TreeMissing):
+            yield pool.extract(page, template)
+        assert pool.running
     finally:
         yield pool.close()
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import TextResponse
+from scrapy.utils.defer import maybe_deferred_to_future
 
 from scrapy_wrapx.settings import check_settings, wrapx_setting
 from scrapy_wrapx.signals import page_captured, template_ready
@@ -42,6 +43,7 @@ from scrapy_wrapx.unsupervised.flush import Flusher
 from scrapy_wrapx.unsupervised.pages import PageProcessor, WorkerJob
 from scrapy_wrapx.unsupervised.report import report_left_buffered
 from scrapy_wrapx.unsupervised.state import CrawlState
+from scrapy_wrapx.workers.pool import running_workers
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -70,6 +72,20 @@ class WrapxCaptureMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
+
+    async def process_request(self, request: Request, spider: Spider | None = None) -> None:
+        """Hold a request while too many captured pages wait for a page
+        worker (``WRAPX_ITEMS_WORKER_BACKLOG``): it keeps its place among
+        ``CONCURRENT_REQUESTS``, so Scrapy downloads no faster than the
+        workers parse. The end-of-crawl flush is never held."""
+        if request.meta.get(FLUSH_META) or request.meta.get(CAPTURE_META) is False:
+            return
+        workers = running_workers(self.crawler)
+        wait = workers.room() if workers is not None else None
+        if wait is not None:
+            if self.stats is not None:
+                self.stats.inc_value("wrapx/workers/backlog_wait_count")
+            await maybe_deferred_to_future(wait)
 
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None

@@ -30,7 +30,7 @@ from scrapy_wrapx.unsupervised.kinds import (
     url_pattern,
 )
 from scrapy_wrapx.unsupervised.responses import response_tree, utf8_body
-from scrapy_wrapx.workers.pool import WorkerPage, WorkerUnavailable
+from scrapy_wrapx.workers.pool import TreeMissing, WorkerPage, WorkerUnavailable
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -151,10 +151,13 @@ class PageProcessor:
         if page.extraction is not None and page.template is record.template:
             return page.extraction
         try:
+            if page.extraction is None:
+                try:
+                    return await maybe_deferred_to_future(workers.extract(page, record.template))
+                except TreeMissing:
+                    pass  # parsed again, in a worker still
             return await maybe_deferred_to_future(
-                workers.extract(page, record.template)
-                if page.extraction is None
-                else workers.extract_html(response.url, response.text, record.template)
+                workers.extract_html(response.url, response.text, record.template)
             )
         except WorkerUnavailable:
             return extract(record.template, response_tree(response), url=response.url)

@@ -13,6 +13,14 @@ without threads.
 A worker that dies, or no longer holds what a request needs, fails the
 request with :class:`WorkerUnavailable`; callers then do the work in the
 crawl's process, as without workers: no page is lost to a worker.
+
+Pages reach the workers a few at a time (:data:`PAGES_IN_FLIGHT` each); the
+others wait in the crawl's process, in order. A crawl receives pages faster
+than one worker parses them, and pages written at once would queue in the
+worker's pipe by the hundred: an ``extract`` of a kept tree, or an
+``induce``, would wait behind all of them, the worker would drop the trees
+it keeps before their ``extract`` came (and the crawl's process would parse
+those pages again itself), and deadlines would run out in the queue.
 """
 
 from __future__ import annotations
@@ -48,9 +56,11 @@ from scrapy_wrapx.workers.protocol import (
     extraction_from_dict,
     frame_parts,
 )
-from scrapy_wrapx.workers.worker import PARENT_PID_ENV, Naming
+from scrapy_wrapx.workers.worker import MISSING_TREE, PARENT_PID_ENV, Naming
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from scrapy.crawler import Crawler
     from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
@@ -63,11 +73,21 @@ logger = logging.getLogger(__name__)
 PIPE_SIZE = 1 << 20
 #: Seconds a worker gets to exit after its stdin closes, before it is killed.
 EXIT_TIMEOUT = 5.0
+#: Page requests (``page``, ``extract_page``) a worker has at once: enough
+#: that it never waits for the crawl's next page, few enough that the other
+#: requests wait behind little (see the module doc). Under the worker's own
+#: cap of kept trees (:data:`~scrapy_wrapx.workers.worker.MAX_TREES`).
+PAGES_IN_FLIGHT = 8
 
 
 class WorkerUnavailable(Exception):
     """A worker cannot answer (it died, or dropped the tree or template the
     request needs): the caller does the work itself."""
+
+
+class TreeMissing(WorkerUnavailable):
+    """The worker no longer keeps the page's tree (it keeps a bounded
+    number): the page can still be parsed and extracted in a worker."""
 
 
 class WorkerTimeout(ValueError):
@@ -181,6 +201,8 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         #: Template keys this worker holds, least recently used first: past
         #: the pool's ``max_templates`` the first is forgotten here and there.
         self.templates: OrderedDict[str, None] = OrderedDict()
+        #: Page requests sent and not answered (see :data:`PAGES_IN_FLIGHT`).
+        self.pages = 0
         #: Tag paths by the numbers this worker gave them.
         self.paths: list[str] = []
         self.alive = True
@@ -313,7 +335,9 @@ class WorkerPool:
     cannot be parsed (:class:`ValueError`) is :class:`WorkerUnavailable`.
     """
 
-    def __init__(self, size: int, timeout: float = 0.0, max_templates: int = 32) -> None:
+    def __init__(
+        self, size: int, timeout: float = 0.0, max_templates: int = 32, backlog: int = 32
+    ) -> None:
         if size < 1:
             raise ValueError(f"A worker pool needs at least one worker, not {size!r}")
         if timeout < 0:
@@ -323,10 +347,19 @@ class WorkerPool:
         self.timeout = timeout
         #: Templates each worker holds (``WRAPX_ITEMS_TEMPLATE_CACHE``).
         self.max_templates = max(1, max_templates)
+        #: Page requests that may wait before :meth:`room` makes callers
+        #: wait (``WRAPX_ITEMS_WORKER_BACKLOG``).
+        self.backlog = max(1, backlog)
+        self._room_waiters: list[Deferred[None]] = []
         #: Requests given up at their deadline so far.
         self.timeouts = 0
         self.workers: list[_WorkerProtocol] = []
         self.closing = False
+        #: Page requests waiting for a worker with room: what sends one to
+        #: a given worker, and what fires with its outcome.
+        self._queued: deque[tuple[Callable[[_WorkerProtocol], Deferred[Any]], Deferred[Any]]] = (
+            deque()
+        )
         self._ids = 0
         self._template_keys: weakref.WeakKeyDictionary[Template, tuple[str, bytes]] = (
             weakref.WeakKeyDictionary()
@@ -363,6 +396,7 @@ class WorkerPool:
             logger.warning("Cannot start a page worker in place of a stuck one: %s", exc)
             return
         self.workers[self.workers.index(worker)] = fresh
+        self._dispatch()
 
     @property
     def running(self) -> bool:
@@ -380,6 +414,52 @@ class WorkerPool:
             else None
         )
 
+    def _page_request(self, send: Callable[[_WorkerProtocol], Deferred[Any]]) -> Deferred[Any]:
+        """``send`` a page request to the first worker with room (see
+        :data:`PAGES_IN_FLIGHT`); fires with its outcome."""
+        if self._pick() is None:
+            return defer.fail(WorkerUnavailable("No page worker is running"))
+        outcome: Deferred[Any] = defer.Deferred()
+        self._queued.append((send, outcome))
+        self._dispatch()
+        return outcome
+
+    def room(self) -> Deferred[None] | None:
+        """None while fewer than :attr:`backlog` page requests wait for a
+        worker, else a Deferred that fires once fewer do."""
+        if len(self._queued) < self.backlog:
+            return None
+        waiter: Deferred[None] = defer.Deferred()
+        self._room_waiters.append(waiter)
+        return waiter
+
+    def _dispatch(self) -> None:
+        """Send waiting page requests to the workers that have room; fail
+        them all when no worker runs any more."""
+        queued = self._queued
+        while queued:
+            worker = self._pick()
+            if worker is None:
+                while queued:
+                    queued.popleft()[1].errback(WorkerUnavailable("No page worker is running"))
+                break
+            if worker.pages >= PAGES_IN_FLIGHT:
+                break
+            send, outcome = queued.popleft()
+            worker.pages += 1
+            sent = send(worker)
+            sent.addBoth(self._page_answered, worker)
+            sent.chainDeferred(outcome)
+        if self._room_waiters and len(queued) < self.backlog:
+            waiters, self._room_waiters = self._room_waiters, []
+            for waiter in waiters:
+                waiter.callback(None)
+
+    def _page_answered(self, result: Any, worker: _WorkerProtocol) -> Any:
+        worker.pages -= 1
+        self._dispatch()
+        return result
+
     # Requests -------------------------------------------------------------
 
     def parse(
@@ -389,9 +469,11 @@ class WorkerPool:
         it is). With ``template`` the page is extracted with it too;
         otherwise the worker keeps the tree for :meth:`extract` or
         :meth:`release`."""
-        worker = self._pick()
-        if worker is None:
-            return defer.fail(WorkerUnavailable("No page worker is running"))
+        return self._page_request(lambda worker: self._parse_on(worker, url, html, template))
+
+    def _parse_on(
+        self, worker: _WorkerProtocol, url: str, html: str | bytes, template: Template | None
+    ) -> Deferred[WorkerPage]:
         header: dict[str, Any] = {"op": "page", "url": url}
         if template is not None:
             header["template"] = self._send_template(worker, template)
@@ -436,15 +518,17 @@ class WorkerPool:
         return request.addCallback(_extraction, worker, key)
 
     def extract_html(self, url: str, html: str, template: Template) -> Deferred[Extraction]:
-        """Parse and extract a page in one request (a buffered page)."""
-        worker = self._pick()
-        if worker is None:
-            return defer.fail(WorkerUnavailable("No page worker is running"))
-        key = self._send_template(worker, template)
-        request = worker.request(
-            {"op": "extract_page", "url": url, "template": key}, html.encode("utf-8")
-        )
-        return request.addCallback(_extraction, worker, key)
+        """Parse and extract a page in one request (a buffered page, or one
+        whose kept tree the worker dropped)."""
+
+        def send(worker: _WorkerProtocol) -> Deferred[Extraction]:
+            key = self._send_template(worker, template)
+            request = worker.request(
+                {"op": "extract_page", "url": url, "template": key}, html.encode("utf-8")
+            )
+            return request.addCallback(_extraction, worker, key)
+
+        return self._page_request(send)
 
     def release(self, page: WorkerPage) -> None:
         """The tree of ``page`` is not needed any more."""
@@ -504,6 +588,7 @@ class WorkerPool:
         after :data:`EXIT_TIMEOUT` seconds; fires once all have ended."""
         reactor = _reactor()
         self.closing = True
+        self._dispatch()  # fails what still waits
         ended: list[Deferred[None]] = []
         for worker in self.workers:
             if not worker.ended.called:
@@ -565,6 +650,8 @@ def _extraction(
     reply: dict[str, Any], worker: _WorkerProtocol | None = None, key: str = ""
 ) -> Extraction:
     if worker is not None and reply.get("reason") == "missing":
+        if str(reply.get("error", "")).startswith(MISSING_TREE):
+            raise TreeMissing(str(reply.get("error")))
         worker.templates.pop(key, None)  # maybe dropped: send it again next time
     _check(reply)
     try:
@@ -592,6 +679,7 @@ def crawler_workers(crawler: Crawler) -> WorkerPool | None:
         size,
         wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_TIMEOUT"),
         wrapx_setting(crawler.settings, "WRAPX_ITEMS_TEMPLATE_CACHE"),
+        wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_BACKLOG"),
     )
     try:
         pool.start()

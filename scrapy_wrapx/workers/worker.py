@@ -84,6 +84,8 @@ GC_THRESHOLDS = (20_000, 20, 20)
 #: Trees kept between a ``page`` and its ``extract``; beyond it the oldest
 #: is forgotten (its page, if still wanted, is then extracted by the caller).
 MAX_TREES = 64
+#: How the reply to an ``extract`` whose tree is gone begins.
+MISSING_TREE = "No page tree"
 #: Templates kept by key; beyond it the least recently used is forgotten
 #: (its pages are then extracted by the caller). The caller keeps fewer
 #: (``WRAPX_ITEMS_TEMPLATE_CACHE``, with ``forget``): this is a safety net.
@@ -201,7 +203,7 @@ class PageWorker:
     def _extract_kept(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
         found = self.trees.pop(header.get("page"), None)  # type: ignore[arg-type]
         if found is None:
-            raise _Missing(f"No page tree {header.get('page')!r} in this worker")
+            raise _Missing(f"{MISSING_TREE} {header.get('page')!r} in this worker")
         reply["extraction"] = self._extract(header, found)
 
     def _extract_page(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
