@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._tables import header_texts
 from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
 
@@ -58,8 +59,10 @@ FUNCTION_WORDS = frozenset(
     ]
 )
 #: Elements whose fixed text labels a value further away than
-#: :data:`LABEL_REACH` (``<tr><td><b>Publisher:</b></td><td>X</td></tr>``).
-LEAD_TAGS = frozenset({"th", "dt", "label", "b", "strong"})
+#: :data:`LABEL_REACH` (``<tr><td><b>Publisher:</b></td><td>X</td></tr>``);
+#: a section heading labels the value or list right under it
+#: (``<h3>Type of School</h3><ul><li>Private</li>...``).
+LEAD_TAGS = frozenset({"th", "dt", "label", "b", "strong"}) | HEADINGS
 #: How many levels a lead label (see :data:`LEAD_TAGS`) may lie below the
 #: common ancestor of label and slot.
 LEAD_REACH = 2

@@ -58,6 +58,7 @@ losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from scrapy_wrapx.template import Text
@@ -66,6 +67,9 @@ from scrapy_wrapx.template import Text
 MIN_WORD_SAMPLES = 3
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]+")
+#: Unit symbols that are no currency sign (those are found by their
+#: Unicode category).
+_UNIT_SIGNS = frozenset("%\u2030\u00b0\u2032\u2033")  # % ‰ ° prime, double prime
 _WORD = re.compile(r"\w")
 #: A field separator inside a text: punctuation with spaces on both sides
 #: (" / ", " | ", " - "); "3.0" or "May 27, 2012" are one value each.
@@ -213,11 +217,36 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
     return parts if _fits_all(parts, values) else [None]
 
 
+def _unit(token: str) -> bool:
+    """Whether ``token`` holds a currency sign or a unit symbol (``$``,
+    ``€``, ``%``, ``°``): part of the value a person reads, even where every
+    seed shows the same one."""
+    return any(char in _UNIT_SIGNS or unicodedata.category(char) == "Sc" for char in token)
+
+
+def _before_unit(tokens: list[str]) -> list[str]:
+    """A fixed prefix stops before a unit ("Price: " of "Price: $ 12")."""
+    return next((tokens[:index] for index, token in enumerate(tokens) if _unit(token)), tokens)
+
+
+def _after_unit(tokens: list[str]) -> list[str]:
+    """A fixed suffix starts after its last unit (" )" of "12 % )")."""
+    units = [index for index, token in enumerate(tokens) if _unit(token)]
+    return tokens[units[-1] + 1 :] if units else tokens
+
+
 def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
     """The tokens every value opens with that are template: allowed as
-    fixed text, before any field separator, short of a whole value, and
-    ending at a visible boundary."""
-    prefix = _before_separator(_trim(tokens[0][: _common_prefix(tokens)], allow_words))
+    fixed text, before any field separator or unit, short of a whole value,
+    and ending at a visible boundary.
+
+    >>> derive_parts(["$ 24,250", "$ 18,800", "$ 21,100"])
+    [None]
+    >>> derive_parts(["Price: $ 24,250", "Price: $ 18,800", "Price: $ 21,100"])
+    ['Price:', None]
+    """
+    common = tokens[0][: _common_prefix(tokens)]
+    prefix = _before_unit(_before_separator(_trim(common, allow_words)))
     # A prefix may not eat a whole value: its slot would always be empty.
     while prefix and any(len(t) <= len(prefix) for t in tokens):
         prefix = prefix[:-1]
@@ -240,13 +269,17 @@ def _fixed_suffix(rests: list[list[str]], allow_words: bool) -> list[str]:
     [None]
     >>> derive_parts(["Weight: 469 g", "Weight: 120 g", "Weight: 1020 g"])
     ['Weight: ', None]
+    >>> derive_parts(["12,00 €", "9,50 €", "105,00 €"])
+    [None]
     """
     # Never words: a word after the data is its unit ("265 HP", "469 g"),
     # part of the value a person reads, so only punctuation may be template.
     del allow_words
     reversed_rests = [list(reversed(t)) for t in rests]
-    suffix = _after_separator(
-        list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], False)))
+    suffix = _after_unit(
+        _after_separator(
+            list(reversed(_trim(reversed_rests[0][: _common_prefix(reversed_rests)], False)))
+        )
     )
     while suffix and any(len(t) <= len(suffix) for t in rests):
         suffix = suffix[:-1]

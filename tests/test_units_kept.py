@@ -1,0 +1,54 @@
+"""A value keeps its currency sign or unit symbol when it sits in the
+value's own text node, even where every seed shows the same one (``$ 24,250``
+on a site of dollar prices): the sign is part of what a person reads. A
+label before it still goes (``Price: $ 12`` gives ``$ 12``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+
+SIGNS = ["$", "€", "£", "¥", "US$"]
+
+
+def _amount(rng: random.Random) -> str:
+    whole = rng.randrange(1, 90_000)
+    return rng.choice([f"{whole:,}", f"{whole}.{rng.randrange(100):02d}", str(whole)])
+
+
+def _value(rng: random.Random, sign: str, layout: str, amount: str) -> str:
+    return {
+        "before": f"{sign} {amount}",
+        "before_tight": f"{sign}{amount}",
+        "after": f"{amount} {sign}",
+        "percent": f"{amount} %",
+        "degrees": f"{amount} °",
+    }[layout]
+
+
+def _page(rng: random.Random, label: str, text: str) -> str:
+    other = rng.randrange(1000)
+    return (
+        f"<body><h1>Item {other}</h1><table><tr><td><b>Name:</b></td><td>Thing {other}</td>"
+        f"</tr><tr><td>{label}{text}</td></tr></table><p>Footer</p></body>"
+    )
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_a_sign_every_seed_shares_stays_with_the_value(seed: int) -> None:
+    rng = random.Random(seed)
+    sign = rng.choice(SIGNS)
+    layout = rng.choice(["before", "before_tight", "after", "percent", "degrees"])
+    label = rng.choice(["", "Price: ", "Starting MSRP: "])
+    seeds = [_page(rng, label, _value(rng, sign, layout, _amount(rng))) for _ in range(5)]
+    template = induce_template(seeds)
+    amount = _amount(rng)
+    wanted = _value(rng, sign, layout, amount)
+    extraction = extract(template, _page(rng, label, wanted))
+    values = [v.strip() for vs in extraction.fields.values() for v in vs]
+    assert wanted in values, (wanted, values)
+    assert not any(label.strip() and label.strip() in v for v in values if amount in v)
