@@ -67,6 +67,16 @@ from scrapy_wrapx.template import Text
 MIN_WORD_SAMPLES = 3
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]+")
+#: Opening quotes and brackets, and what closes each.
+_PAIRS = {
+    '"': '"',
+    "'": "'",
+    "\u201c": "\u201d",
+    "\u2018": "\u2019",
+    "\u00ab": "\u00bb",
+    "(": ")",
+    "[": "]",
+}
 #: Unit symbols that are no currency sign (those are found by their
 #: Unicode category).
 _UNIT_SIGNS = frozenset("%\u2030\u00b0\u2032\u2033")  # % ‰ ° prime, double prime
@@ -187,13 +197,35 @@ def _after_separator(tokens: list[str]) -> list[str]:
 
 
 def _cut_after(fixed: str, rests: list[str]) -> bool:
-    """A fixed prefix may end at whitespace or after a colon, not mid-word."""
-    return fixed[-1:].isspace() or fixed.endswith(":") or all(r[:1].isspace() for r in rests)
+    """A fixed prefix may end at whitespace or after a colon, not mid-word;
+    or after an opening quote or bracket that every value closes at its
+    end (``for "`` + ``Dune"``): the pair encloses the value, not a part of
+    it (see :func:`_opened`)."""
+    return (
+        fixed[-1:].isspace()
+        or fixed.endswith(":")
+        or all(r[:1].isspace() for r in rests)
+        or _opened(fixed, rests)
+    )
 
 
-def _cut_before(fixed: str, rests: list[str]) -> bool:
-    """A fixed suffix may begin at whitespace, not mid-word."""
-    return fixed[:1].isspace() or all(r[-1:].isspace() for r in rests)
+def _opened(fixed: str, rests: list[str]) -> bool:
+    """Whether ``fixed`` ends in an opening quote or bracket that every
+    value (``rests``) closes at its very end, and only there."""
+    closer = _PAIRS.get(fixed[-1:])
+    return closer is not None and all(
+        len(rest) > 1 and rest.endswith(closer) and closer not in rest[:-1] for rest in rests
+    )
+
+
+def _cut_before(fixed: str, rests: list[str], closer: str = "") -> bool:
+    """A fixed suffix may begin at whitespace, not mid-word, or at the
+    ``closer`` of the quote or bracket the prefix opened."""
+    return (
+        fixed[:1].isspace()
+        or all(r[-1:].isspace() for r in rests)
+        or bool(closer and fixed.startswith(closer))
+    )
 
 
 def derive_parts(samples: Sequence[str]) -> list[str | None]:
@@ -206,7 +238,8 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
     tokens = [_TOKEN.findall(value) for value in values]
     prefix = _fixed_prefix(tokens, allow_words)
     rests = [t[len(prefix) :] for t in tokens]
-    suffix = _fixed_suffix(rests, allow_words)
+    fixed = "".join(prefix)
+    suffix = _fixed_suffix(rests, allow_words, _PAIRS.get(fixed[-1:], "") if fixed else "")
     middles = [t[: len(t) - len(suffix)] for t in rests]
     parts: list[str | None] = []
     if prefix:
@@ -240,6 +273,10 @@ def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
     fixed text, before any field separator or unit, short of a whole value,
     and ending at a visible boundary.
 
+    >>> derive_parts(['Reviews of "Dune"', 'Reviews of "Emma"', 'Reviews of "Ubik 2"'])
+    ['Reviews of "', None, '"']
+    >>> derive_parts(['Reviews of "Dune" (12)', 'Reviews of "Emma" (3)'])
+    [None]
     >>> derive_parts(["$ 24,250", "$ 18,800", "$ 21,100"])
     [None]
     >>> derive_parts(["Price: $ 24,250", "Price: $ 18,800", "Price: $ 21,100"])
@@ -258,7 +295,7 @@ def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
     return prefix
 
 
-def _fixed_suffix(rests: list[list[str]], allow_words: bool) -> list[str]:
+def _fixed_suffix(rests: list[list[str]], allow_words: bool, closer: str = "") -> list[str]:
     """The tokens every value (its prefix cut off) closes with that are
     template, by the rules of :func:`_fixed_prefix` mirrored, words left
     out: a unit stays with its value.
@@ -285,7 +322,7 @@ def _fixed_suffix(rests: list[list[str]], allow_words: bool) -> list[str]:
         suffix = suffix[:-1]
     while suffix:
         fixed, heads = "".join(suffix), ["".join(t[: len(t) - len(suffix)]) for t in rests]
-        if _cut_before(fixed, heads) and _boundary_after(fixed, heads):
+        if _cut_before(fixed, heads, closer) and _boundary_after(fixed, heads):
             break
         suffix = suffix[1:]
     return suffix
