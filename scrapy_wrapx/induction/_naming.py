@@ -89,7 +89,7 @@ def label_name(label: str) -> str:
     return "" if name.rpartition("_")[2] in FUNCTION_WORDS else name
 
 
-def _label_like(text: str) -> bool:
+def label_like(text: str) -> bool:
     return (
         len(text) <= _MAX_LABEL_CHARS
         and len(text.split()) <= _MAX_LABEL_WORDS
@@ -266,7 +266,7 @@ class _Namer:
         closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
         if closing:
             self.last_label = None
-        elif _label_like(value):
+        elif label_like(value):
             self.last_label = (value, chain)
             if ancestors and ancestors[-1].tag in LEAD_TAGS:
                 self.last_lead = (value, chain)
@@ -275,7 +275,7 @@ class _Namer:
         """Name each slot of a text, by its own opening label or the label
         before it, its element's hint, its path."""
         first = item.parts[0]
-        own = first if isinstance(first, str) and _label_like(first) else ""
+        own = first if isinstance(first, str) and label_like(first) else ""
         label = own or self.column or self.label_for(ancestors)
         hint = _hint(ancestors)
         path = _path(ancestors)

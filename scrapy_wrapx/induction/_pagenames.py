@@ -38,6 +38,7 @@ from lxml import etree
 from scrapy_wrapx.dom import HEADINGS, PageTree, fold_whitespace
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._copies import COPY_LABELS
+from scrapy_wrapx.induction._keyvalue import note_key_value_sets
 from scrapy_wrapx.induction._naming import label_name, slug
 from scrapy_wrapx.induction._rename import carry_profiles, keep_names, rename_fields
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
@@ -297,6 +298,7 @@ def name_template(
     profiles = _profiles(field_contexts(template), template)
     _add_examples(profiles, template, trees)
     template.meta[PROFILES] = profiles
+    note_key_value_sets(template, trees)
 
 
 def copy_label_name(template: Template, info: FieldInfo) -> str:

@@ -48,6 +48,7 @@ from itemadapter import ItemAdapter
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets, keyed_record
 from scrapy_wrapx.signals import page_extracted
 from scrapy_wrapx.template import Set, Template, enclosing_sets
 from scrapy_wrapx.unsupervised.templates import PENDING, TemplateCache, TemplateRecord
@@ -102,6 +103,9 @@ class _Shape:
     field_names: list[str]
     scalars: tuple[str, ...]
     single: dict[str, str]
+    #: Key/value sets (set name -> label field, value field): one mapping
+    #: each (:mod:`scrapy_wrapx.induction._keyvalue`).
+    keyed: dict[str, KeyValueSet] = field(default_factory=dict)
 
 
 _SHAPES: weakref.WeakKeyDictionary[Template, _Shape] = weakref.WeakKeyDictionary()
@@ -121,7 +125,9 @@ def _shape(template: Template) -> _Shape:
         for name, names in members.items()
         if name and len(names) == 1 and name not in nesting
     }
-    found = _SHAPES[template] = _Shape(template.field_names, tuple(members.get("", ())), single)
+    found = _SHAPES[template] = _Shape(
+        template.field_names, tuple(members.get("", ())), single, key_value_sets(template)
+    )
     return found
 
 
@@ -139,15 +145,19 @@ def item_data(extraction: Extraction, template: Template) -> dict[str, Any]:
         if values:
             data[_field_key(name)] = " ".join(values)
     for name, rows in extraction.records.items():
-        key, shaped = _shaped_rows(name, rows, shape.single)
+        key, shaped = _shaped_rows(name, rows, shape)
         if shaped:
             data[_field_key(key)] = shaped
     return data
 
 
-def _shaped_rows(name: str, rows: list[dict[str, Any]], single: dict[str, str]) -> tuple[str, Any]:
-    """The key and value of the set ``name`` in an item (or a record)."""
-    field_name = single.get(name)
+def _shaped_rows(name: str, rows: list[dict[str, Any]], shape: _Shape) -> tuple[str, Any]:
+    """The key and value of the set ``name`` in an item (or a record): a
+    list of records, of values, or one mapping for a key/value set."""
+    key_value = shape.keyed.get(name)
+    if key_value is not None:
+        return name, keyed_record(rows, key_value)
+    field_name = shape.single.get(name)
     if field_name is not None:
         return field_name, [row[field_name] for row in rows if row.get(field_name)]
     shaped = []
@@ -155,7 +165,7 @@ def _shaped_rows(name: str, rows: list[dict[str, Any]], single: dict[str, str]) 
         record: dict[str, Any] = {}
         for key, value in row.items():
             if isinstance(value, list):
-                key, value = _shaped_rows(key, value, single)
+                key, value = _shaped_rows(key, value, shape)
             if value:
                 record[key] = value
         if record:

@@ -1,0 +1,190 @@
+"""Sets of label/value records: a specs table whose rows differ from product
+to product (``<tr><th>Weight</th><td>358 g</td></tr>``), a ``<dl>`` of terms,
+"Label:" rows. The induction aligns such rows as one set of two variant
+slots, since the labels differ between pages; a person reads the rows as
+one record keyed by the labels, ``{"weight": "358 g", "zoom": "4x"}``.
+
+A set is noted as such (``Template.meta["key_value_sets"]``, set name ->
+where its labels and values are) when the seed pages show it:
+
+* its records hold exactly two text fields, and no set of their own
+  (``<th>`` and ``<td>``); or one set of cells of one field, two cells in
+  every record (``<td>`` and ``<td>``, ``<span>`` and ``<span>``);
+* the first is a label by its markup: it is in a ``th``, ``dt``, ``label``,
+  ``b`` or ``strong``, or in the first cell of a row whose second cell holds
+  the value, or it ends in a colon on most rows;
+* its texts look like labels (short, with letters), never repeat within a
+  page's set, and recur: most rows' labels are found on another seed page
+  too. Data does not recur that way: a list of products whose names sit in
+  ``<b>`` has other names on every page.
+
+The item then holds the set as one mapping (see
+:func:`scrapy_wrapx.unsupervised.items.item_data`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scrapy_wrapx.dom import PageTree
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name, slug
+from scrapy_wrapx.template import FieldInfo, Set, Template, enclosing_sets
+
+#: Key of :attr:`Template.meta` naming the key/value sets.
+KEY_VALUE_SETS = "key_value_sets"
+#: Share of a set's rows whose label must be found on another seed page.
+RECURRENCE = 0.5
+
+
+@dataclass(frozen=True)
+class KeyValueSet:
+    """Where a key/value set's labels and values are: two fields of its
+    records (``label``, ``value``), or the first and second cell of the set
+    ``cells`` in each record, one field (``value``) each."""
+
+    label: str
+    value: str
+    cells: str = ""
+
+    def pairs(self, rows: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+        """The (label, value) of each record."""
+        if not self.cells:
+            return [(row.get(self.label), row.get(self.value)) for row in rows]
+        pairs = []
+        for row in rows:
+            cells = row.get(self.cells)
+            if isinstance(cells, list) and len(cells) == 2:
+                pairs.append((cells[0].get(self.value), cells[1].get(self.value)))
+            else:
+                pairs.append((None, None))
+        return pairs
+
+    def to_json(self) -> dict[str, str]:
+        return {"label": self.label, "value": self.value, "cells": self.cells}
+
+
+def note_key_value_sets(template: Template, trees: Sequence[PageTree]) -> None:
+    """Find the key/value sets of ``template`` on its seed ``trees`` and
+    note them in its meta (see the module doc)."""
+    candidates = _candidates(template)
+    found: dict[str, dict[str, str]] = {}
+    if candidates:
+        pages = [extract(template, tree).records for tree in trees]
+        for set_name, (kv, by_markup) in candidates.items():
+            per_page = [kv.pairs(list(_rows(records, set_name))) for records in pages]
+            if _reads_as_labels(per_page, by_markup):
+                found[set_name] = kv.to_json()
+    if found:
+        template.meta[KEY_VALUE_SETS] = found
+    else:
+        template.meta.pop(KEY_VALUE_SETS, None)
+
+
+def key_value_sets(template: Template) -> dict[str, KeyValueSet]:
+    """The noted key/value sets of ``template`` by set name; what an older
+    or foreign template says is checked."""
+    noted = template.meta.get(KEY_VALUE_SETS)
+    if not isinstance(noted, dict):
+        return {}
+    found = {}
+    for name, where in noted.items():
+        if isinstance(where, dict) and all(
+            isinstance(where.get(k), str) for k in ("label", "value")
+        ):
+            cells = where.get("cells", "")
+            found[str(name)] = KeyValueSet(
+                where["label"], where["value"], cells if isinstance(cells, str) else ""
+            )
+    return found
+
+
+def keyed_record(rows: list[dict[str, Any]], kv: KeyValueSet) -> dict[str, str]:
+    """The rows of a key/value set as one mapping, keyed by the slug of each
+    label (a key a page shows twice, or that slugs to nothing, is numbered)."""
+    keyed: dict[str, str] = {}
+    for text, data in kv.pairs(rows):
+        if not isinstance(text, str) or not isinstance(data, str) or not data:
+            continue
+        base = label_name(_bare(text)) or slug(text) or "field"
+        key, count = base, 1
+        while key in keyed:
+            count += 1
+            key = f"{base}_{count}"
+        keyed[key] = data
+    return keyed
+
+
+def _candidates(template: Template) -> dict[str, tuple[KeyValueSet, bool]]:
+    """Sets of the two shapes of the module doc, and whether the label's
+    markup says it is one."""
+    members: dict[str, list[FieldInfo]] = {}
+    for info in template.fields:
+        if info.set:
+            members.setdefault(info.set, []).append(info)
+    inside = enclosing_sets(template.root)
+    sets = [node for node in template.nodes if isinstance(node, Set)]
+    children: dict[str, list[str]] = {}
+    for node in sets:
+        children.setdefault(inside[node.uid], []).append(node.name)
+    found: dict[str, tuple[KeyValueSet, bool]] = {}
+    for node in sets:
+        name, infos, nested = node.name, members.get(node.name, []), children.get(node.name, [])
+        if not nested and len(infos) == 2 and all(i.slot.isdigit() for i in infos):
+            label, value = infos
+            found[name] = (KeyValueSet(label.name, value.name), _by_markup(label, value))
+        elif not infos and len(nested) == 1 and not children.get(nested[0]):
+            cell = members.get(nested[0], [])
+            if len(cell) == 1 and cell[0].slot.isdigit():
+                found[name] = (KeyValueSet("", cell[0].name, nested[0]), _by_markup(*cell * 2))
+    return found
+
+
+def _by_markup(label: FieldInfo, value: FieldInfo) -> bool:
+    """Whether the label field's markup says it is a label (module doc)."""
+    tags = label.path.split("/")
+    if tags[-1] in LEAD_TAGS:
+        return True
+    return tags[-2:] == ["tr", "td"] and value.path.split("/")[-2:] == ["tr", "td"]
+
+
+def _rows(records: dict[str, list[dict[str, Any]]], name: str) -> Iterator[dict[str, Any]]:
+    """The records of the set ``name`` wherever it nests in ``records``."""
+    stack = [records]
+    while stack:
+        current = stack.pop()
+        for set_name, rows in current.items():
+            for row in rows:
+                if set_name == name:
+                    yield row
+                stack.append({k: v for k, v in row.items() if isinstance(v, list)})
+
+
+def _reads_as_labels(pages: list[list[tuple[Any, Any]]], by_markup: bool) -> bool:
+    texts_per_page: list[list[str]] = []
+    for pairs in pages:
+        if not all(isinstance(t, str) and label_like(t.strip()) for t, _ in pairs):
+            return False
+        if not all(isinstance(value, str) for _, value in pairs):
+            return False
+        labels = [_bare(str(t)).lower() for t, _ in pairs]
+        if len(set(labels)) < len(labels):
+            return False
+        texts_per_page.append([str(t).strip() for t, _ in pairs])
+    rows_seen = [t for texts in texts_per_page for t in texts]
+    if len(texts_per_page) < 2 or len(rows_seen) < 2:
+        return False
+    colons = sum(t.endswith(":") for t in rows_seen)
+    if not by_markup and colons * 2 <= len(rows_seen):
+        return False
+    pages_of = Counter(_bare(t).lower() for texts in texts_per_page for t in set(texts))
+    recurring = sum(pages_of[_bare(t).lower()] >= 2 for t in rows_seen)
+    return recurring >= RECURRENCE * len(rows_seen)
+
+
+def _bare(label: str) -> str:
+    """A label without its colon and edge spaces."""
+    return label.strip().rstrip(":").strip()

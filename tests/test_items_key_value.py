@@ -1,0 +1,125 @@
+"""A set of label/value rows whose labels differ from page to page (a specs
+table, a ``<dl>``, "Label: value" lines) is one mapping in the item, keyed
+by the labels (:mod:`scrapy_wrapx.induction._keyvalue`); a list of data
+that merely sits in the same markup (product names in ``<b>``) stays a list.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS
+from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.template import Template
+from scrapy_wrapx.unsupervised.items import build_item
+
+SPECS = {
+    "Weight": "g",
+    "Height": "cm",
+    "Color": "",
+    "Battery life": "h",
+    "Warranty": "years",
+    "Screen size": "in",
+    "Optical zoom": "x",
+    "Resolution": "MP",
+}
+IDIOMS = ["th", "td_b", "td", "colon"]
+
+
+def _rows(idiom: str, rows: list[tuple[str, str]]) -> str:
+    if idiom == "dl":
+        return (
+            "<dl class='specs'>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>"
+        )
+    if idiom == "colon":
+        lines = "".join(f"<li><span>{k}:</span> <span>{v}</span></li>" for k, v in rows)
+        return f"<ul class='specs'>{lines}</ul>"
+    cell = {"th": "<th>{}</th>", "td_b": "<td><b>{}</b></td>", "td": "<td>{}</td>"}[idiom]
+    body = "".join(f"<tr>{cell.format(k)}<td>{v}</td></tr>" for k, v in rows)
+    return f"<table class='specs'>{body}</table>"
+
+
+def _page(rng: random.Random, idiom: str, count: int) -> tuple[str, dict[str, str]]:
+    labels = sorted(rng.sample(sorted(SPECS), count), key=list(SPECS).index)
+    rows = [(k, f"{rng.randrange(1, 900)} {SPECS[k]}".strip()) for k in labels]
+    number = rng.randrange(10_000)
+    html = (
+        f"<html><head><title>Camera {number}</title></head><body><h1>Camera {number}</h1>"
+        f"<p class='price'>${number}.99</p>{_rows(idiom, rows)}<p>Footer</p></body></html>"
+    )
+    return html, {k.lower().replace(" ", "_"): v for k, v in rows}
+
+
+def _named(pages: list[str]) -> Template:
+    template = induce_template(pages)
+    name_template(template, [dom.parse(page) for page in pages])
+    return template
+
+
+def _mappings(item: dict[str, object]) -> list[dict[str, object]]:
+    return [value for value in item.values() if isinstance(value, dict)]
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_label_value_rows_are_one_mapping(seed: int) -> None:
+    rng = random.Random(seed)
+    idiom = IDIOMS[seed % len(IDIOMS)]
+    seeds = [_page(rng, idiom, rng.randrange(3, 7))[0] for _ in range(5)]
+    template = _named(seeds)
+    assert template.meta.get(KEY_VALUE_SETS), (idiom, template.field_names)
+    for count in (1, 4, len(SPECS)):
+        html, truth = _page(rng, idiom, count)
+        item = build_item(None, "", "", 1, extract(template, html), template)
+        # Rows every seed showed may be fields of their own, named by their
+        # fixed label; the others are keyed by theirs.
+        keyed = {k: v for k, v in item.items() if k in truth}
+        for mapping in _mappings(item):
+            assert not set(mapping) & set(keyed), item
+            keyed.update(mapping)
+        assert keyed == truth, (idiom, item)
+        assert _mappings(item) or count == 1, item
+    # A page whose table is empty has no such key at all.
+    item = build_item(None, "", "", 1, extract(template, _page(rng, idiom, 0)[0]), template)
+    assert not _mappings(item) and not set(item) & {k.lower() for k in SPECS}, item
+
+
+NAMES = ["Red Kettle", "Blue Mug", "Oak Table", "Tin Lamp", "Wool Rug", "Glass Jar", "Iron Pan"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_data_in_label_markup_stays_a_list(seed: int) -> None:
+    """Product names in ``<b>`` next to their price: names that do not
+    recur across pages are data, not labels."""
+    rng = random.Random(seed)
+
+    def page() -> str:
+        rows = "".join(
+            f"<tr><td><b>{rng.choice(NAMES)} {rng.randrange(1000)}</b></td>"
+            f"<td>${rng.randrange(100)}.99</td></tr>"
+            for _ in range(rng.randrange(2, 6))
+        )
+        return f"<body><h1>Deals</h1><table>{rows}</table><p>Footer</p></body>"
+
+    template = _named([page() for _ in range(5)])
+    assert not template.meta.get(KEY_VALUE_SETS)
+    item = build_item(None, "", "", 1, extract(template, page()), template)
+    assert not _mappings(item) and any(isinstance(v, list) for v in item.values())
+
+
+def test_a_label_a_page_repeats_is_no_key() -> None:
+    """Two rows with the same label on one page ("Color: red", "Color:
+    blue") are a list of pairs, not a mapping that would lose one."""
+    rng = random.Random(1)
+
+    def page() -> str:
+        colors = rng.sample(["red", "blue", "green", "black"], 2)
+        rows = [("Color", c) for c in colors] + [("Weight", f"{rng.randrange(900)} g")]
+        return f"<body><h1>Item {rng.randrange(99)}</h1>{_rows('th', rows)}<p>Footer</p></body>"
+
+    template = _named([page() for _ in range(5)])
+    assert not template.meta.get(KEY_VALUE_SETS)
