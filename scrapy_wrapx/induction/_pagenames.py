@@ -10,8 +10,9 @@ the strongest name the evidence gives, in this order:
    bold lead-in), already found by :mod:`._naming`; a label of function
    words only ("by") names nothing;
 3. semantic markup: the microdata, JSON-LD or OpenGraph key whose value the
-   field holds (:mod:`._semantic`), and for a heading the page ``<title>``
-   holds, ``title``;
+   field holds (:mod:`._semantic`); the shape of its values, ``email``,
+   ``phone`` or ``website`` (:mod:`._shapes`), unless its class words say
+   that already; and for a heading the page ``<title>`` holds, ``title``;
 4. class and id words of the field's element and its two parents, layout
    words (:data:`LAYOUT_WORDS`) left out; a link or image takes the name of
    the text it holds (``author`` -> ``author_url``);
@@ -42,6 +43,7 @@ from scrapy_wrapx.induction._keyvalue import note_key_value_sets
 from scrapy_wrapx.induction._naming import label_name, slug
 from scrapy_wrapx.induction._rename import carry_profiles, keep_names, rename_fields
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
+from scrapy_wrapx.induction._shapes import value_role
 from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, Text, TNode
 
 #: Strength of each source of a name (see the module doc).
@@ -245,11 +247,15 @@ def propose(
         return semantic, SEMANTIC
     if not info.slot.isdigit():
         return _attr_name(context, info.name)
+    words = _class_name(context)
+    role = value_role(values)
+    if role and role not in words.split("_"):
+        context.evidence["role"] = role
+        return role, SEMANTIC
     tag = context.chain[-1].tag if context.chain else ""
     if tag in HEADINGS and in_title(values, evidence):
         context.evidence["role"] = "title"
         return "title", SEMANTIC
-    words = _class_name(context)
     if words:
         return words, CLASS
     return ("heading" if tag in HEADINGS else info.name), TAG

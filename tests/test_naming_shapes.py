@@ -1,0 +1,89 @@
+"""A field whose values all have the shape of an e-mail address, a phone
+number or a web address is named so, when no label, markup or class word
+of its own says it (:mod:`scrapy_wrapx.induction._shapes`); look-alikes
+(ISBNs, dates, prices, versions) keep their names. (Lines of one text
+split by ``<br>`` are one list field: a shape names none of them.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
+
+
+def _phone(rng: random.Random) -> str:
+    a, b, c = rng.randrange(200, 999), rng.randrange(200, 999), rng.randrange(1000, 9999)
+    return rng.choice([f"({a}) {b}-{c}", f"{a}-{b}-{c}", f"{a}.{b}.{c}", f"+1 {a} {b} {c}"])
+
+
+def _site(rng: random.Random) -> str:
+    host = "".join(rng.choice("abcdefghij") for _ in range(rng.randrange(3, 8)))
+    return rng.choice([f"www.{host}.edu", f"http://www.{host}.com/", f"{host}.org"])
+
+
+def _email(rng: random.Random) -> str:
+    return f"info{rng.randrange(99)}@{_site(rng).split('//')[-1].strip('/').removeprefix('www.')}"
+
+
+SHAPES = {"phone": _phone, "website": _site, "email": _email}
+
+
+def _page(
+    rng: random.Random, shapes: list[str], wrapper: str, tag: str
+) -> tuple[str, dict[str, str]]:
+    values = {shape: SHAPES[shape](rng) for shape in shapes}
+    # Each value in an element of its own, named by nothing but layout.
+    own = {"phone": "b", "email": "i", "website": "em"}
+    lines = "".join(f"<{own[shape]}{tag}>{value}</{own[shape]}>" for shape, value in values.items())
+    number = rng.randrange(10_000)
+    html = (
+        f"<body><h1>Place {number}</h1><div{wrapper}><h3>Main Address</h3>"
+        f"<span>Box {number}</span>{lines}</div><p>Footer</p></body>"
+    )
+    return html, values
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_contact_values_are_named_by_their_shape(seed: int) -> None:
+    rng = random.Random(seed)
+    shapes = rng.sample(sorted(SHAPES), rng.randrange(1, 4))
+    wrapper = rng.choice(["", ' id="main_address"', ' class="block"'])
+    tag = rng.choice(["", ' class="txt"', ' class="line"'])
+    pages = [_page(rng, shapes, wrapper, tag)[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(page) for page in pages])
+    html, values = _page(rng, shapes, wrapper, tag)
+    fields = extract(template, html).fields
+    for shape, value in values.items():
+        holders = [name for name, found in fields.items() if value in found]
+        assert holders == [shape], (shape, value, fields)
+
+
+LOOK_ALIKES = {
+    "isbn": lambda rng: f"978-{rng.randrange(10**9, 10**10)}",
+    "date": lambda rng: (
+        f"20{rng.randrange(10, 25)}-{rng.randrange(1, 13):02d}-1{rng.randrange(10)}"
+    ),
+    "price": lambda rng: f"${rng.randrange(10, 999)}.{rng.randrange(100):02d}",
+    "version": lambda rng: f"{rng.randrange(1, 9)}.{rng.randrange(10)}",
+    "name": lambda rng: rng.choice(["Mr.Smith", "Dr.Who", "St.Louis", "Ms.Jones"]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LOOK_ALIKES))
+def test_look_alikes_keep_their_names(kind: str) -> None:
+    rng = random.Random(kind)
+
+    def page() -> str:
+        value = LOOK_ALIKES[kind](rng)
+        return f"<body><h1>Item {rng.randrange(99)}</h1><span>{value}</span><p>Footer</p></body>"
+
+    pages = [page() for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    assert not {"phone", "website", "email"} & set(template.field_names), template.field_names
