@@ -11,6 +11,7 @@ import random
 import pytest
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.commands._show import template_schema
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS
@@ -71,7 +72,11 @@ def test_label_value_rows_are_one_mapping(seed: int) -> None:
     idiom = IDIOMS[seed % len(IDIOMS)]
     seeds = [_page(rng, idiom, rng.randrange(3, 7))[0] for _ in range(5)]
     template = _named(seeds)
-    assert template.meta.get(KEY_VALUE_SETS), (idiom, template.field_names)
+    noted = template.meta.get(KEY_VALUE_SETS)
+    assert noted, (idiom, template.field_names)
+    # Named after the class of the element holding the rows, not "tr_list".
+    assert all(name.startswith("specs") for name in noted), noted
+    assert "labels -> values" in template_schema(template)
     for count in (1, 4, len(SPECS)):
         html, truth = _page(rng, idiom, count)
         item = build_item(None, "", "", 1, extract(template, html), template)
@@ -123,3 +128,16 @@ def test_a_label_a_page_repeats_is_no_key() -> None:
 
     template = _named([page() for _ in range(5)])
     assert not template.meta.get(KEY_VALUE_SETS)
+
+
+def test_rows_in_an_element_without_class_words_are_details() -> None:
+    rng = random.Random(5)
+    pages = [
+        _page(rng, "th", rng.randrange(3, 7))[0].replace(" class='specs'", "") for _ in range(5)
+    ]
+    template = _named(pages)
+    html, truth = _page(rng, "th", 5)
+    item = build_item(
+        None, "", "", 1, extract(template, html.replace(" class='specs'", "")), template
+    )
+    assert {k: v for k, v in item.items() if isinstance(v, dict)} == {"details": truth}, item

@@ -8,6 +8,7 @@ templates of deep pages are deep too.
 
 from __future__ import annotations
 
+from scrapy_wrapx.induction._keyvalue import key_value_sets
 from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode
 
 _INDENT = "  "
@@ -93,7 +94,8 @@ def template_schema(template: Template) -> str:
     """The fields of ``template`` as a person reads them: one line per
     field with whether it is a single value or a list, and example values
     from the seed pages (recorded when the template was named; a template
-    without them shows the names only).
+    without them shows the names only); then its label/value sets, which
+    items hold as one mapping (``{}``) keyed by the labels.
 
     >>> from scrapy_wrapx.template import Elem, FieldInfo
     >>> tpl = Template(Elem("body", {}, []), [FieldInfo("title", 1, "0")],
@@ -112,4 +114,7 @@ def template_schema(template: Template) -> str:
         shape = "*" if name in repeated or profile.get("many") else "1"
         examples = ", ".join(repr(v) for v in profile.get("examples", []))
         lines.append(f"#   {name:<30} {shape}  {examples}".rstrip())
+    for name, where in key_value_sets(template).items():
+        source = f"{where.label}, {where.value}" if not where.cells else where.value
+        lines.append(f"#   {name:<30} {{}}  labels -> values, from {source}")
     return "\n".join(lines)

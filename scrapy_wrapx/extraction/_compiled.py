@@ -92,6 +92,7 @@ class Compiled:
         self.program: Program = program(template.root.children, self.data)
         #: The field names compiled in (see :func:`compiled`).
         self.field_names = template.field_names
+        self.set_names = template.set_names
 
     def _add_elem(self, node: Elem) -> None:
         uid = node.uid
@@ -142,8 +143,12 @@ _CACHE: weakref.WeakKeyDictionary[Template, Compiled] = weakref.WeakKeyDictionar
 
 def compiled(template: Template) -> Compiled:
     """The compiled form of ``template``, compiled on first use and again
-    after its fields were renamed."""
+    after its fields or sets were renamed."""
     found = _CACHE.get(template)
-    if found is None or found.field_names != template.field_names:
+    if (
+        found is None
+        or found.field_names != template.field_names
+        or found.set_names != template.set_names
+    ):
         found = _CACHE[template] = Compiled(template)
     return found

@@ -39,7 +39,7 @@ from lxml import etree
 from scrapy_wrapx.dom import HEADINGS, PageTree, fold_whitespace
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._copies import COPY_LABELS
-from scrapy_wrapx.induction._keyvalue import note_key_value_sets
+from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
 from scrapy_wrapx.induction._naming import label_name, slug
 from scrapy_wrapx.induction._rename import carry_profiles, keep_names, rename_fields
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
@@ -305,6 +305,60 @@ def name_template(
     _add_examples(profiles, template, trees)
     template.meta[PROFILES] = profiles
     note_key_value_sets(template, trees)
+    _name_key_value_sets(template)
+
+
+#: What a key/value set is named when its element has no class words.
+KEY_VALUE_NAME = "details"
+
+
+def _name_key_value_sets(template: Template) -> None:
+    """Name each key/value set (a mapping in the item) after the class
+    words of the element that holds its rows (``<table class="specs">``),
+    else :data:`KEY_VALUE_NAME`: not after the tag it repeats
+    (``tr_list``)."""
+    noted = template.meta.get(KEY_VALUE_SETS)
+    if not isinstance(noted, dict):
+        return
+    holders = _set_holders(template.root)
+    taken = set(template.field_names) | set(template.set_names)
+    renamed: dict[str, Any] = {}
+    for old, where in noted.items():
+        node, holder = holders.get(old, (None, None))
+        if node is None:
+            renamed[old] = where
+            continue
+        # The mapping replaces its own label and value fields in the item.
+        taken -= {info.name for info in template.fields if info.set in (old, where["cells"])}
+        taken.discard(old)
+        base = (class_words(holder) if holder is not None else "") or KEY_VALUE_NAME
+        name, count = base, 1
+        while name in taken:
+            count += 1
+            name = f"{base}_{count}"
+        taken.add(name)
+        node.name = name
+        for info in template.fields:
+            if info.set == old:
+                info.set = name
+        renamed[name] = where
+    template.meta[KEY_VALUE_SETS] = renamed
+
+
+def _set_holders(root: Elem) -> dict[str, tuple[Set, Elem | None]]:
+    """Each set by name, with the element it sits in."""
+    found: dict[str, tuple[Set, Elem | None]] = {}
+    stack: list[tuple[TNode, Elem | None]] = [(root, None)]
+    while stack:
+        node, holder = stack.pop()
+        if isinstance(node, Set):
+            found[node.name] = (node, holder)
+            stack.extend((child, holder) for child in node.children)
+        elif isinstance(node, Elem):
+            stack.extend((child, node) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, holder))
+    return found
 
 
 def copy_label_name(template: Template, info: FieldInfo) -> str:

@@ -101,6 +101,7 @@ class _Shape:
     and the sets whose records hold one field (set name -> field name)."""
 
     field_names: list[str]
+    set_names: list[str]
     scalars: tuple[str, ...]
     single: dict[str, str]
     #: Key/value sets (set name -> label field, value field): one mapping
@@ -113,7 +114,11 @@ _SHAPES: weakref.WeakKeyDictionary[Template, _Shape] = weakref.WeakKeyDictionary
 
 def _shape(template: Template) -> _Shape:
     found = _SHAPES.get(template)
-    if found is not None and found.field_names == template.field_names:
+    if (
+        found is not None
+        and found.field_names == template.field_names
+        and found.set_names == template.set_names
+    ):
         return found
     inside = enclosing_sets(template.root)
     members: dict[str, list[str]] = {}
@@ -126,7 +131,11 @@ def _shape(template: Template) -> _Shape:
         if name and len(names) == 1 and name not in nesting
     }
     found = _SHAPES[template] = _Shape(
-        template.field_names, tuple(members.get("", ())), single, key_value_sets(template)
+        template.field_names,
+        template.set_names,
+        tuple(members.get("", ())),
+        single,
+        key_value_sets(template),
     )
     return found
 
