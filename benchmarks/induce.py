@@ -23,10 +23,11 @@ partial items (pages that failed the template, emitted with what matched).
 The fixture site (:func:`scrapy_wrapx.demo.site.build_site`) runs through the
 same protocol on its detail pages, where the truth is exact.
 
-Sites are *tuning* sites (SWDE book, the fixture: the ones the rules were
-developed on) or *reporting* sites (every other vertical, read from
-``benchmarks/data/swde/<vertical>/<site>/`` when it exists): the summary keeps
-them apart.
+Sites are *tuning* sites (SWDE book, the fixture, and the sites of
+``benchmarks/data/swde`` named in :data:`benchmarks._swde.TUNING_EXTRA_SITES`:
+the ones the rules were developed on) or *reporting* sites (the other sites
+of ``benchmarks/data/swde/<vertical>/<site>/``): the summary keeps them
+apart.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks._swde import TUNING_EXTRA_SITES
 from scrapy_wrapx.dom import fold_whitespace, lxml_document, parse
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
@@ -56,7 +58,7 @@ if TYPE_CHECKING:
 LEAK_SHARE = 0.9
 #: Where the other SWDE verticals are fetched to (``<vertical>/<site>/``).
 EXTRA_DATA = Path(__file__).parent / "data" / "swde"
-#: The verticals the rules were tuned on; every other one is reporting only.
+#: The verticals the rules were tuned on (and TUNING_EXTRA_SITES).
 TUNING_VERTICALS = ("book", "fixture")
 #: A leading label, the one part of a value a person does not miss (SWDE's
 #: truth keeps the ": " of some labels, ": 9780505528490": dropped too).
@@ -84,7 +86,10 @@ class Case:
 
     @property
     def tuning(self) -> bool:
-        return self.vertical in TUNING_VERTICALS
+        return (
+            self.vertical in TUNING_VERTICALS
+            or f"{self.vertical}/{self.name}" in TUNING_EXTRA_SITES
+        )
 
 
 def _timed(function: Any, *args: Any, repeat: int = 3) -> tuple[float, Any]:
@@ -420,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         "--extra",
         type=Path,
         default=EXTRA_DATA,
-        help="other verticals (<vertical>/<site>/NNNN.htm), reporting only",
+        help="other verticals (<vertical>/<site>/NNNN.htm), reported apart",
     )
     parser.add_argument("--min-pages", type=int, default=20, help="skip smaller extra sites")
     parser.add_argument("--json", type=Path, default=None)

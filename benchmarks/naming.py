@@ -33,7 +33,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from benchmarks._swde import SwdeSite, load_site
+from benchmarks._swde import TUNING_EXTRA_SITES, SwdeSite, load_site
 from benchmarks.induce import Case, fixture_case
 from scrapy_wrapx.dom import parse
 from scrapy_wrapx.extraction import extract
@@ -43,18 +43,7 @@ from scrapy_wrapx.template import Template
 from tests.values import canon
 
 #: Sites the naming rules were tuned on (the others are reporting only).
-TUNING_SITES = frozenset(
-    {
-        "book/booksamillion",
-        "book/christianbook",
-        "demo",
-        # benchmarks/data/swde (see its README): the other sites there are
-        # reporting only.
-        "auto/autoweb",
-        "nbaplayer/espn",
-        "university/collegeboard",
-    }
-)
+TUNING_SITES = frozenset({"book/booksamillion", "book/christianbook", "demo"}) | TUNING_EXTRA_SITES
 
 #: Generic synonyms per attribute word (the measuring stick, see the doc).
 SYNONYMS: dict[str, tuple[str, ...]] = {
