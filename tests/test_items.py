@@ -260,3 +260,41 @@ def test_a_spider_emits_its_own_buffered_pages_only(store: SqliteStore) -> None:
     assert mine.flushable([KIND]) == []
     assert mine.left_buffered([KIND]) == {}
     assert theirs.left_buffered([KIND]) == {KIND: 1}
+
+
+def test_a_page_checks_a_bounded_number_of_waiting_kinds(store: SqliteStore) -> None:
+    """Hundreds of kinds wait for a template that never comes (one home
+    page per site): a page checks the kinds whose template arrived and a
+    few others in turn, not all of them, yet every ready kind comes out."""
+    from scrapy_wrapx.unsupervised.items import POLLED_KINDS
+
+    pipeline, _ = _pipeline(store)
+    html = _page("Solaris", "1.00", ["x"])
+    kinds = [f"site{n}.test/home" for n in range(300)]
+    for kind in kinds:
+        pipeline.process_extraction(kind, None, f"http://{kind}", html, None)
+    checked: list[str] = []
+    get = pipeline.templates.get
+
+    def counted(kind_key: str) -> TemplateRecord | None:
+        checked.append(kind_key)
+        return get(kind_key)
+
+    pipeline.templates.get = counted  # type: ignore[method-assign]
+    assert pipeline.ready_batches() == []
+    assert len(checked) == POLLED_KINDS
+    # A template this process learns of is checked at the next page...
+    last = kinds[-1]
+    record = dataclasses.replace(_record(), kind_key=last)
+    pipeline.templates.put(record)
+    pipeline.template_arrived(last, record.version)
+    checked.clear()
+    batches = pipeline.ready_batches()
+    assert [b.kind_key for b in batches] == [last] and len(checked) <= POLLED_KINDS + 1
+    # ...and one another process stored comes out in turn.
+    first = kinds[0]
+    store.set("templates", first, dataclasses.replace(_record(), kind_key=first).to_dict())
+    found = []
+    for _ in range(len(kinds) // POLLED_KINDS + 1):
+        found += [b.kind_key for b in pipeline.ready_batches()]
+    assert found == [first]

@@ -148,6 +148,8 @@ class WrapxSeedsMiddleware:
         waited_for = False
         with self._store_errors():
             items = self.state.items
+            if items is not None:
+                items.template_arrived(kind_key, record.version)
             waited_for = items is not None and bool(items.flushable([kind_key]))
         if self.flush.idle and waited_for:
             # The crawl is waiting for this template to end: flush now rather

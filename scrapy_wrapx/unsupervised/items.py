@@ -38,6 +38,7 @@ data they do not declare under ``fields`` if they declare that.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import weakref
 from collections.abc import Callable, Iterator
@@ -67,6 +68,9 @@ logger = logging.getLogger(__name__)
 RESERVED_KEYS = ("url", "kind", "template_version", "partial", "fields")
 #: The keys of an item that say where it comes from, not what the page shows.
 ITEM_KEYS = ("url", "kind", "template_version", "partial")
+#: Waiting kinds a page checks for a template besides the ones known to
+#: have one (see :meth:`VariantItems.ready_batches`).
+POLLED_KINDS = 8
 
 
 def build_item(
@@ -286,8 +290,11 @@ class VariantItems:
         #: another spider on a shared store are that spider's to emit.
         self.owner = owner
         #: Kinds with pages in the buffer, and the template version they wait
-        #: for (0: any template; n: a template newer than n).
+        #: for (0: any template; n: a template newer than n), in the order
+        #: they are checked (see :meth:`ready_batches`).
         self._waiting: dict[str, int] = {}
+        #: Waiting kinds whose template this process has seen arrive.
+        self._due: dict[str, None] = {}
         #: Entry ids taken and not yet acknowledged, by kind: not taken twice.
         self._taken: dict[str, set[Any]] = {}
         #: Batches by the keys of their items still in the item pipelines.
@@ -319,6 +326,7 @@ class VariantItems:
         if record is None or extraction is None:
             self._buffer(kind_key, url, html, 0)
             return output
+        self.template_arrived(kind_key, record.version)
         self._signal(
             page_extracted, kind_key=kind_key, version=record.version, matched=extraction.matched
         )
@@ -380,22 +388,43 @@ class VariantItems:
     # their items are out. A kill before that leaves the pages buffered for
     # the next crawl: at least once, never lost.
 
+    def template_arrived(self, kind_key: str, version: int) -> None:
+        """This process has ``version`` of ``kind_key``'s template: its
+        buffered pages are checked first at the next :meth:`ready_batches`."""
+        waits_for = self._waiting.get(kind_key)
+        if waits_for is not None and version > waits_for:
+            self._due[kind_key] = None
+
     def ready_batches(self) -> list[BufferedBatch]:
         """Take the buffered pages that :meth:`ready` would emit, at most
-        ``flush_pages`` of them: the rest come out with the next pages."""
+        ``flush_pages`` of them: the rest come out with the next pages.
+
+        A page checks the kinds whose template arrived here, and then
+        :data:`POLLED_KINDS` of the other waiting kinds in turn (for
+        templates another process stored), not every waiting kind: a crawl
+        of hundreds of sites has hundreds of kinds that never get a
+        template (a site's home page), and checking them all on every page
+        made the crawl quadratic."""
         batches: list[BufferedBatch] = []
         room = self.flush_pages
-        for kind_key, waits_for in list(self._waiting.items()):
+        due = [kind for kind in self._due if kind in self._waiting]
+        self._due.clear()
+        polled = [kind for kind in itertools.islice(self._waiting, POLLED_KINDS) if kind not in due]
+        for index, kind_key in enumerate([*due, *polled]):
             if room <= 0:
+                self._due.update(dict.fromkeys(due[index:]))
                 break
+            waits_for = self._waiting.pop(kind_key)
             record = self.templates.get(kind_key)
-            if record is not None and record.version > waits_for:
-                del self._waiting[kind_key]
-                batch = self._take(kind_key, record, final=False, limit=room)
-                room -= len(batch.entry_ids)
-                if batch.partial:
-                    self._wait(kind_key, waits_for)
-                batches.append(batch)
+            if record is None or record.version <= waits_for:
+                self._waiting[kind_key] = waits_for  # to the end of the turn
+                continue
+            batch = self._take(kind_key, record, final=False, limit=room)
+            room -= len(batch.entry_ids)
+            if batch.partial:
+                self._wait(kind_key, waits_for)
+                self._due[kind_key] = None
+            batches.append(batch)
         return batches
 
     def flush_batches(self, kind_keys: list[str]) -> list[BufferedBatch]:
