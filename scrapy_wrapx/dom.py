@@ -30,6 +30,7 @@ import contextlib
 import gc
 import logging
 import re
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -189,12 +190,13 @@ class Node:
     """
 
     __slots__ = (
+        "__weakref__",
         "_child_counts",
+        "_parent",
         "_repeat",
         "_sequential",
         "_sibling_counts",
         "_text_count",
-        "_tree_nodes",
         "_xpath",
         "affiliation",
         "children",
@@ -204,7 +206,6 @@ class Node:
         "index",
         "last_leaf",
         "leaf_index",
-        "parent",
         "position",
         "prop",
         "tag",
@@ -226,7 +227,12 @@ class Node:
         self.index = index
         self.tag = tag
         self.element = element
-        self.parent = parent
+        # Weak, so that a tree has no reference cycles: refcounting frees
+        # it the moment it is dropped, and the cyclic collector never has
+        # to walk thousands of live nodes to find that out (that walk cost
+        # as much as lxml's whole parse). One weak reference per parent:
+        # CPython shares a callback-less ``weakref.ref`` among its callers.
+        self._parent = None if parent is None else weakref.ref(parent)
         self.children: list[Node] = []
         self.depth: int = depth
         self.first_leaf = first_leaf
@@ -247,11 +253,25 @@ class Node:
         self.affiliation = affiliation
         self._repeat: tuple[int, int] | None = None
         self._sequential: bool | None = None
-        self._tree_nodes: list[Node] | None = None  # set on the root only
         self._xpath: str | None = None
 
     def __repr__(self) -> str:
         return f"<Node {self.index} {self.xpath!r} {self.value[:30]!r}>"
+
+    @property
+    def parent(self) -> Node | None:
+        """The parent node; None for the root.
+
+        The :class:`PageTree` owns its nodes: a node kept after its tree
+        was dropped has lost its ancestors, and says so rather than give a
+        wrong XPath."""
+        ref = self._parent
+        if ref is None:
+            return None
+        parent = ref()
+        if parent is None:
+            raise ReferenceError(f"Node {self.index} outlived its PageTree: keep the tree")
+        return parent
 
     @property
     def step(self) -> str:
@@ -296,8 +316,7 @@ class Node:
         root = self
         while root.parent is not None:
             root = root.parent
-        assert root._tree_nodes is not None
-        _mark_repeats(root._tree_nodes)
+        _mark_repeats(_pre_order(root))
 
     @property
     def structure(self) -> Literal["single", "sequential"]:
@@ -459,10 +478,9 @@ def _text_position(parent: etree._Element, tail_owner: etree._Element) -> int:
 def gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while building a page's data.
 
-    A page tree is thousands of small objects that point at each other and
-    stay alive while they are built: every collection the allocations
-    trigger meanwhile walks them and frees nothing, which cost a fifth of a
-    parse. Paused only where it was on, so nested pauses and a process that
+    A page tree is thousands of small objects that stay alive while they
+    are built: every collection the allocations trigger meanwhile walks
+    them and frees nothing, which cost a fifth of a parse. Paused only where it was on, so nested pauses and a process that
     turned the collector off itself are left as they are; another thread
     that allocates meanwhile merely sees a later collection.
     """
@@ -577,7 +595,6 @@ def _build_tree(document: etree._Element, url: str | None) -> PageTree:
             # the next text node of the enclosing element.
             _add_tail(nodes, leaves, stack[-1], element.tail)
 
-    root._tree_nodes = nodes
     _warn_if_cut(top, deepest, url)
     return PageTree(nodes, leaves, url, document)
 
@@ -712,6 +729,18 @@ def _close_childless(nodes: list[Node], leaves: list[Node], node: Node) -> None:
     node.prop = _element_leaf_property(node.tag, node.value, parent_tag)
     node.leaf_index = node.first_leaf = node.last_leaf = len(leaves)
     leaves.append(node)
+
+
+def _pre_order(root: Node) -> list[Node]:
+    """The nodes under ``root`` (itself included) in pre-order, without
+    recursion."""
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(reversed(node.children))
+    return found
 
 
 def _repeat_groups(children: list[Node]) -> Iterator[list[Node]]:

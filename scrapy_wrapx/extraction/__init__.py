@@ -15,7 +15,7 @@ environments, one per repetition; a blob to its nodes in comparable form.
 
 from __future__ import annotations
 
-from scrapy_wrapx.dom import PageTree, parse
+from scrapy_wrapx.dom import PageTree, gc_paused, parse
 from scrapy_wrapx.extraction._collect import Fields, Records, collect
 from scrapy_wrapx.extraction._compiled import Env, compiled
 from scrapy_wrapx.extraction._match import Matcher
@@ -37,8 +37,17 @@ def extract(template: Template, page: str | bytes | PageTree, url: str | None = 
     stays whole), while a page of another kind, or a redesign, brings
     content the template does not know.
     """
-    if not isinstance(page, PageTree):
-        page = parse(page, url)
+    if isinstance(page, PageTree):
+        return _extract(template, page, url)
+    # The cyclic collector stays paused until the page's tree is gone:
+    # a tree has no reference cycles, so it goes by refcount when this
+    # returns, and a collection meanwhile would only walk it (and the
+    # match's tables) for nothing.
+    with gc_paused():
+        return _extract(template, parse(page, url), url)
+
+
+def _extract(template: Template, page: PageTree, url: str | None) -> Extraction:
     url = url if url is not None else page.url
     facts = compiled(template)
     matcher = Matcher(template, facts, page)
