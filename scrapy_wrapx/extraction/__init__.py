@@ -37,13 +37,13 @@ def extract(template: Template, page: str | bytes | PageTree, url: str | None = 
     stays whole), while a page of another kind, or a redesign, brings
     content the template does not know.
     """
-    if isinstance(page, PageTree):
-        return _extract(template, page, url)
-    # The cyclic collector stays paused until the page's tree is gone:
-    # a tree has no reference cycles, so it goes by refcount when this
-    # returns, and a collection meanwhile would only walk it (and the
-    # match's tables) for nothing.
+    # The cyclic collector stays paused throughout: the match's tables and
+    # a page tree parsed here have no reference cycles, so they go by
+    # refcount when this returns, and a collection meanwhile would only
+    # walk them for nothing.
     with gc_paused():
+        if isinstance(page, PageTree):
+            return _extract(template, page, url)
         return _extract(template, parse(page, url), url)
 
 
