@@ -185,7 +185,7 @@ class Node:
     ``first_leaf``/``last_leaf`` the range of :attr:`PageTree.leaves` it spans.
     For a text leaf, ``element`` is the element that owns the text and
     ``text_index`` its position among that element's text nodes (the *k* of
-    ``text()[k]``); steps are built on demand, which keeps parsing cheap. Leaves carry ``prop`` (the data-type property), and every
+    ``text()[k]``); steps are built on demand, which keeps parsing cheap. Leaves carry ``prop`` (the data-type property, also on demand), and every
     node its ``affiliation`` and ``structure`` (thesis §4.2.1).
     """
 
@@ -193,6 +193,7 @@ class Node:
         "__weakref__",
         "_child_counts",
         "_parent",
+        "_prop",
         "_repeat",
         "_sequential",
         "_sibling_counts",
@@ -207,7 +208,6 @@ class Node:
         "last_leaf",
         "leaf_index",
         "position",
-        "prop",
         "tag",
         "value",
     )
@@ -249,7 +249,7 @@ class Node:
         #: The data a user would extract: the folded text of a text leaf, the
         #: data attribute (``src``, ``href``...) of an element leaf, else "".
         self.value = ""
-        self.prop: Property | None = None
+        self._prop: Property | None = None
         self.affiliation = affiliation
         self._repeat: tuple[int, int] | None = None
         self._sequential: bool | None = None
@@ -272,6 +272,24 @@ class Node:
         if parent is None:
             raise ReferenceError(f"Node {self.index} outlived its PageTree: keep the tree")
         return parent
+
+    @property
+    def prop(self) -> Property | None:
+        """The data-type property of a leaf (thesis §4.2.1), None for an
+        inner node. Worked out on first use: extraction never asks, and
+        for a text in a link it means finding the link's URL."""
+        if self._prop is None and self.leaf_index >= 0:
+            self._prop = self._leaf_property()
+        return self._prop
+
+    def _leaf_property(self) -> Property:
+        if self.tag == TEXT:
+            if self.affiliation != "a":
+                return "text"
+            link = next(node for node in self.ancestors() if node.tag == "a")
+            return _media_property(link.element.get("href")) or "text"
+        parent = self.parent
+        return _element_leaf_property(self.tag, self.value, parent.tag if parent else "")
 
     @property
     def step(self) -> str:
@@ -701,10 +719,6 @@ def _add_text(
     )
     leaf.last_leaf = leaf.leaf_index = leaf_index
     leaf.value = " ".join(text.split())
-    leaf.prop = "text"
-    if owner.affiliation == "a":
-        link = owner if owner.tag == "a" else next(n for n in owner.ancestors() if n.tag == "a")
-        leaf.prop = _media_property(link.element.get("href")) or "text"
     owner.children.append(leaf)
     nodes.append(leaf)
     leaves.append(leaf)
@@ -725,8 +739,6 @@ def _close_childless(nodes: list[Node], leaves: list[Node], node: Node) -> None:
         node.parent.children.pop()
         return
     node.value = value.strip()
-    parent_tag = node.parent.tag if node.parent is not None else ""
-    node.prop = _element_leaf_property(node.tag, node.value, parent_tag)
     node.leaf_index = node.first_leaf = node.last_leaf = len(leaves)
     leaves.append(node)
 
