@@ -185,8 +185,13 @@ class Node:
     ``first_leaf``/``last_leaf`` the range of :attr:`PageTree.leaves` it spans.
     For a text leaf, ``element`` is the element that owns the text and
     ``text_index`` its position among that element's text nodes (the *k* of
-    ``text()[k]``); steps are built on demand, which keeps parsing cheap. Leaves carry ``prop`` (the data-type property, also on demand), and every
-    node its ``affiliation`` and ``structure`` (thesis §4.2.1).
+    ``text()[k]``); steps are built on demand, which keeps parsing cheap.
+    Leaves carry ``prop`` (the data-type property, also on demand), and
+    every node its ``affiliation`` and ``structure`` (thesis §4.2.1).
+
+    A node links to its parent weakly (see :attr:`parent`): the
+    :class:`PageTree` owns its nodes, and keeping it is what keeps them
+    whole.
     """
 
     __slots__ = (
@@ -408,7 +413,10 @@ def _str_items(items: Iterable[tuple[Any, Any]]) -> Iterator[tuple[str, str]]:
 
 class PageTree:
     """A page, normalized: ``nodes`` in pre-order (``nodes[0]`` is the root,
-    normally ``<body>``) and ``leaves``, the leaf array left to right."""
+    normally ``<body>``) and ``leaves``, the leaf array left to right.
+
+    The tree has no reference cycles (nodes link to their parents weakly),
+    so it is freed the moment it is dropped, without the cyclic collector."""
 
     __slots__ = ("document", "leaves", "nodes", "url")
 
@@ -498,9 +506,10 @@ def gc_paused() -> Iterator[None]:
 
     A page tree is thousands of small objects that stay alive while they
     are built: every collection the allocations trigger meanwhile walks
-    them and frees nothing, which cost a fifth of a parse. Paused only where it was on, so nested pauses and a process that
-    turned the collector off itself are left as they are; another thread
-    that allocates meanwhile merely sees a later collection.
+    them and frees nothing, which cost a fifth of a parse. Paused only
+    where it was on, so nested pauses and a process that turned the
+    collector off itself are left as they are; another thread that
+    allocates meanwhile merely sees a later collection.
     """
     if not gc.isenabled():
         yield
