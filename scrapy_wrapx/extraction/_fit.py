@@ -220,6 +220,9 @@ class Fits:
         """The repetitions of ``item`` over ``owner.children[begin:end]``,
         each as short as it can be from the end backwards; the whole span
         as one (a misfit) when no split exists."""
+        blocks = self._equal_reps(item, owner, begin, end)
+        if blocks is not None:
+            return blocks
         levels = [frozenset((begin,))]
         while end not in levels[-1]:
             nxt = frozenset(
@@ -242,6 +245,24 @@ class Fits:
             position = start
         reps.reverse()
         return reps
+
+    def _equal_reps(self, item: Set, owner: Node, begin: int, end: int) -> Spans | None:
+        """The split of :meth:`split_reps` for a set whose repetition is
+        elements and texts only, so always as many children long: equal
+        blocks, if every one fits (the search would find them and only
+        them); else None. The common case, checked child by child instead
+        of through the sets of ends the search builds."""
+        items = item.children
+        width = len(items)
+        if not width or self.c.tags.get(item.uid) is None or (end - begin) % width:
+            return None
+        children = owner.children
+        for start in range(begin, end, width):
+            for offset, rep_item in enumerate(items):
+                assert isinstance(rep_item, (Elem, Text))
+                if not self._fits_at(rep_item, children, start + offset, end):
+                    return None
+        return [(start, start + width) for start in range(begin, end, width)]
 
     # -- a greedy pass by shallow fits --------------------------------------
 
