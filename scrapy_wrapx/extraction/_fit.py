@@ -319,10 +319,30 @@ class Fits:
         if found is None:
             found = self.shallow(t, node) and (
                 (bool(self.c.sigs[t.uid]) and digest(node.element) in self.c.sigs[t.uid])
-                or len(node.children) in self._exact_hedge(t.children, node, frozenset((0,)))
+                or self._exact_children(t, node)
             )
             self.fit_memo[key] = found
         return found
+
+    def _exact_children(self, t: Elem, node: Node) -> bool:
+        """Whether ``node``'s children fit ``t``'s exactly. A hedge of
+        elements and texts only has one path, child by child: checked so,
+        without the sets of ends the general hedge builds per item."""
+        items = t.children
+        children = node.children
+        if self.c.tags[t.uid] is None:
+            return len(children) in self._exact_hedge(items, node, frozenset((0,)))
+        if len(children) != len(items):
+            return False
+        for item, child in zip(items, children, strict=True):
+            if isinstance(item, Elem):
+                ok = self.fits(item, child)
+            else:
+                assert isinstance(item, Text)
+                ok = child.tag == TEXT and item.split(child.value) is not None
+            if not ok:
+                return False
+        return True
 
     def exact_ends(self, item: TNode, owner: Node, j: int) -> frozenset[int]:
         key = (item.uid, owner.index, j)
