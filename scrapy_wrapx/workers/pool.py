@@ -351,6 +351,7 @@ class WorkerPool:
         #: wait (``WRAPX_ITEMS_WORKER_BACKLOG``).
         self.backlog = max(1, backlog)
         self._room_waiters: list[Deferred[None]] = []
+        self._dispatching = self._dispatch_again = False
         #: Requests given up at their deadline so far.
         self.timeouts = 0
         self.workers: list[_WorkerProtocol] = []
@@ -435,16 +436,33 @@ class WorkerPool:
 
     def _dispatch(self) -> None:
         """Send waiting page requests to the workers that have room; fail
-        them all when no worker runs any more."""
+        them all when no worker runs any more. A request answered at once
+        (a failure) dispatches again from within: that call only marks the
+        loop here to go round once more, so the stack stays flat."""
+        if self._dispatching:
+            self._dispatch_again = True
+            return
+        self._dispatching = True
+        try:
+            self._dispatch_again = True
+            while self._dispatch_again:
+                self._dispatch_again = False
+                self._send_queued()
+        finally:
+            self._dispatching = False
+
+    def _send_queued(self) -> None:
         queued = self._queued
         while queued:
-            worker = self._pick()
-            if worker is None:
+            alive = [w for w in self.workers if w.alive] if not self.closing else []
+            if not alive:
                 while queued:
                     queued.popleft()[1].errback(WorkerUnavailable("No page worker is running"))
                 break
-            if worker.pages >= PAGES_IN_FLIGHT:
+            free = [w for w in alive if w.pages < PAGES_IN_FLIGHT]
+            if not free:
                 break
+            worker = min(free, key=lambda w: len(w.waiting))
             send, outcome = queued.popleft()
             worker.pages += 1
             sent = send(worker)
