@@ -210,14 +210,7 @@ class PageWorker:
         reply["extraction"] = self._extract(header, self._parse(header, payload))
 
     def _induce_reply(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
-        try:
-            template, seconds = self._induce(payload)
-        finally:
-            # An induction leaves tens of megabytes of cyclic garbage (seed
-            # trees, alignments) that the worker's rare collections (see
-            # GC_THRESHOLDS) would keep for long: the worker's memory grew
-            # by half. A collection costs a few percent of an induction.
-            gc.collect()
+        template, seconds = self._induce(payload)
         reply["template"], reply["seconds"] = template.to_json(), seconds
 
     def _remember(self, key: str, payload: bytes) -> None:
