@@ -11,8 +11,8 @@ where its labels and values are) when the seed pages show it:
   (``<th>`` and ``<td>``); or one set of cells of one field, two cells in
   every record (``<td>`` and ``<td>``, ``<span>`` and ``<span>``);
 * the first is a label by its markup: it is in a ``th``, ``dt``, ``label``,
-  ``b`` or ``strong``, or in the first cell of a row whose second cell holds
-  the value, or it ends in a colon on most rows;
+  ``b``, ``strong`` or a heading, or in the first cell of a row whose second
+  cell holds the value, or it ends in a colon on most rows;
 * its texts look like labels (short, with letters), never repeat within a
   page's set, and recur: most rows' labels are found on another seed page
   too. Data does not recur that way: a list of products whose names sit in
@@ -139,7 +139,9 @@ def _candidates(template: Template) -> dict[str, tuple[KeyValueSet, bool]]:
         elif not infos and len(nested) == 1 and not children.get(nested[0]):
             cell = members.get(nested[0], [])
             if len(cell) == 1 and cell[0].slot.isdigit():
-                found[name] = (KeyValueSet("", cell[0].name, nested[0]), _by_markup(*cell * 2))
+                # Label and value cells are alike: the cell's markup says it.
+                by_markup = _by_markup(cell[0], cell[0])
+                found[name] = (KeyValueSet("", cell[0].name, nested[0]), by_markup)
     return found
 
 
