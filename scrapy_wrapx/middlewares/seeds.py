@@ -35,6 +35,7 @@ from scrapy_wrapx.store.base import StoreUnavailable
 from scrapy_wrapx.unsupervised.capture import (
     CAPTURE_META,
     FLUSH_META,
+    OPT_OUT_META,
     CapturePolicy,
     is_flush,
     no_output,
@@ -77,8 +78,9 @@ class WrapxCaptureMiddleware:
         """Hold a request while too many captured pages wait for a page
         worker (``WRAPX_ITEMS_WORKER_BACKLOG``): it keeps its place among
         ``CONCURRENT_REQUESTS``, so Scrapy downloads no faster than the
-        workers parse. The end-of-crawl flush is never held."""
-        if request.meta.get(FLUSH_META) or request.meta.get(CAPTURE_META) is False:
+        workers parse. The end-of-crawl flush, and a request kept out of
+        the unsupervised mode (``meta["wrapx"] = False``), are never held."""
+        if request.meta.get(FLUSH_META) or request.meta.get(OPT_OUT_META) is False:
             return
         workers = running_workers(self.crawler)
         wait = workers.room() if workers is not None else None
