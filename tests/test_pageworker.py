@@ -488,3 +488,51 @@ def test_an_induction_leaves_no_page_tree_for_the_collector() -> None:
         gc.enable()
     assert reply is not None and reply["ok"]
     assert after == before
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_capture_middleware_holds_requests_while_the_backlog_is_full() -> Iterator[Any]:
+    """With the workers' backlog full, a request waits before its download
+    until the backlog drains; the end-of-crawl flush and a request kept out
+    of the unsupervised mode (``meta["wrapx"] = False``) never wait."""
+    from scrapy import Request, Spider
+    from scrapy.utils.defer import deferred_from_coro
+    from scrapy.utils.test import get_crawler
+    from twisted.internet import reactor, task
+
+    from scrapy_wrapx.middlewares.seeds import WrapxCaptureMiddleware
+    from scrapy_wrapx.unsupervised.capture import FLUSH_META
+    from scrapy_wrapx.workers.pool import _POOLS
+
+    crawler = get_crawler(Spider, {"WRAPX_SEEDS_ENABLED": True})
+    middleware = WrapxCaptureMiddleware(crawler)
+    pool = WorkerPool(1, backlog=2)
+    pool.start()
+    _POOLS[crawler] = pool
+    try:
+        worker = pool.workers[0]
+        os.kill(worker.transport.pid, signal.SIGSTOP)  # type: ignore[union-attr]
+        waiting = [
+            pool.parse(f"http://shop.test/{n}", _book("Dune", "9.99"))
+            for n in range(PAGES_IN_FLIGHT + 2)
+        ]
+        for request in waiting:
+            request.addErrback(lambda failure: None)
+        held = deferred_from_coro(middleware.process_request(Request("http://shop.test/a")))
+        opted_out = deferred_from_coro(
+            middleware.process_request(Request("http://shop.test/b", meta={"wrapx": False}))
+        )
+        flush = deferred_from_coro(
+            middleware.process_request(Request("data:,", meta={FLUSH_META: True}))
+        )
+        for _ in range(10):  # turns of the reactor, not time
+            yield task.deferLater(reactor, 0, lambda: None)
+        assert opted_out.called and flush.called
+        assert not held.called
+        worker.kill()  # the pages fail over: the backlog drains
+        yield held
+        assert crawler.stats is not None
+        assert crawler.stats.get_value("wrapx/workers/backlog_wait_count") == 1
+    finally:
+        _POOLS.pop(crawler, None)
+        yield pool.close()
