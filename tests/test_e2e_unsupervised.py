@@ -261,7 +261,12 @@ def test_two_processes_share_templates_through_redis(
     assert {i["template_version"] for its in books for i in its} == {1}
     shapes = [{(k, isinstance(v, list)) for i in its for k, v in i.items()} for its in books]
     keys = [{key for key, _ in shape} for shape in shapes]
-    assert keys[0] == keys[1], "both use the same template"
-    assert len(shapes[0] | shapes[1]) == len(keys[0]), "both shape items by it"
+    # Which pages each process emits depends on timing (a page one of them
+    # buffered, either may emit), and an item leaves out its empty optional
+    # slots (a book without reviews has no "rated"): the key sets may
+    # differ, but both hold the fields every book has, and no key has two
+    # shapes.
+    assert {"title", "price"} <= keys[0] & keys[1], "both use the same template"
+    assert len(shapes[0] | shapes[1]) == len(keys[0] | keys[1]), "both shape items by it"
     for its in items:
         assert all(fold_whitespace(str(i["url"])) for i in its)
