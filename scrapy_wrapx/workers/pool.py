@@ -56,7 +56,7 @@ from scrapy_wrapx.workers.protocol import (
     extraction_from_dict,
     frame_parts,
 )
-from scrapy_wrapx.workers.worker import MISSING_TREE, PARENT_PID_ENV, Naming
+from scrapy_wrapx.workers.worker import PARENT_PID_ENV, Naming
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -418,7 +418,7 @@ class WorkerPool:
     def _page_request(self, send: Callable[[_WorkerProtocol], Deferred[Any]]) -> Deferred[Any]:
         """``send`` a page request to the first worker with room (see
         :data:`PAGES_IN_FLIGHT`); fires with its outcome."""
-        if self._pick() is None:
+        if not self.running:
             return defer.fail(WorkerUnavailable("No page worker is running"))
         outcome: Deferred[Any] = defer.Deferred()
         self._queued.append((send, outcome))
@@ -668,7 +668,7 @@ def _extraction(
     reply: dict[str, Any], worker: _WorkerProtocol | None = None, key: str = ""
 ) -> Extraction:
     if worker is not None and reply.get("reason") == "missing":
-        if str(reply.get("error", "")).startswith(MISSING_TREE):
+        if reply.get("missing") == "tree":
             raise TreeMissing(str(reply.get("error")))
         worker.templates.pop(key, None)  # maybe dropped: send it again next time
     _check(reply)

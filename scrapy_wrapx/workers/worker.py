@@ -45,8 +45,9 @@ An ``extraction`` in a reply is
 template: the fields of sets' members are left out, being in ``records``.
 A reply carries the request's ``id`` and ``ok``; a failed one has ``error``
 (one sentence) and ``reason``: ``page`` for a page that cannot be parsed,
-``missing`` for a tree or template this worker no longer holds (the caller
-then does the work itself), ``internal`` for a bug.
+``missing`` for a tree or template this worker no longer holds (then
+``missing`` names which: ``tree`` or ``template``; the caller sends the page
+or the template again, or does the work itself), ``internal`` for a bug.
 """
 
 from __future__ import annotations
@@ -84,8 +85,6 @@ GC_THRESHOLDS = (20_000, 20, 20)
 #: Trees kept between a ``page`` and its ``extract``; beyond it the oldest
 #: is forgotten (its page, if still wanted, is then extracted by the caller).
 MAX_TREES = 64
-#: How the reply to an ``extract`` whose tree is gone begins.
-MISSING_TREE = "No page tree"
 #: Templates kept by key; beyond it the least recently used is forgotten
 #: (its pages are then extracted by the caller). The caller keeps fewer
 #: (``WRAPX_ITEMS_TEMPLATE_CACHE``, with ``forget``): this is a safety net.
@@ -152,7 +151,11 @@ def induce_pages(
 
 
 class _Missing(Exception):
-    """A tree or template this worker does not hold (any more)."""
+    """A tree or template (``what``) this worker does not hold (any more)."""
+
+    def __init__(self, what: str, message: str) -> None:
+        super().__init__(message)
+        self.what = what
 
 
 class PageWorker:
@@ -183,7 +186,7 @@ class PageWorker:
                 raise ValueError(f"Unknown worker request: {op!r}")
             answer(header, payload, reply)
         except _Missing as exc:
-            reply.update(ok=False, reason="missing", error=str(exc))
+            reply.update(ok=False, reason="missing", missing=exc.what, error=str(exc))
         except ValueError as exc:
             reply.update(ok=False, reason="page", error=str(exc))
         except Exception as exc:  # reported to the caller, which does the work itself
@@ -203,7 +206,7 @@ class PageWorker:
     def _extract_kept(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
         found = self.trees.pop(header.get("page"), None)  # type: ignore[arg-type]
         if found is None:
-            raise _Missing(f"{MISSING_TREE} {header.get('page')!r} in this worker")
+            raise _Missing("tree", f"No page tree {header.get('page')!r} in this worker")
         reply["extraction"] = self._extract(header, found)
 
     def _extract_page(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
@@ -224,7 +227,7 @@ class PageWorker:
         key = str(header.get("template"))
         template = self.templates.get(key)
         if template is None:
-            raise _Missing(f"No template {key!r} in this worker")
+            raise _Missing("template", f"No template {key!r} in this worker")
         self.templates.move_to_end(key)
         return template
 
