@@ -32,6 +32,7 @@ from typing import Any
 from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name, slug
+from scrapy_wrapx.induction._rename import fresh_name
 from scrapy_wrapx.template import FieldInfo, Set, Template, enclosing_sets
 
 #: Key of :attr:`Template.meta` naming the key/value sets.
@@ -106,15 +107,11 @@ def keyed_record(rows: list[dict[str, Any]], kv: KeyValueSet) -> dict[str, str]:
     """The rows of a key/value set as one mapping, keyed by the slug of each
     label (a key a page shows twice, or that slugs to nothing, is numbered)."""
     keyed: dict[str, str] = {}
+    used: set[str] = set()
     for text, data in kv.pairs(rows):
         if not isinstance(text, str) or not isinstance(data, str) or not data:
             continue
-        base = label_name(_bare(text)) or slug(text) or "field"
-        key, count = base, 1
-        while key in keyed:
-            count += 1
-            key = f"{base}_{count}"
-        keyed[key] = data
+        keyed[fresh_name(label_name(_bare(text)) or slug(text) or "field", used)] = data
     return keyed
 
 

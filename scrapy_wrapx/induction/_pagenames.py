@@ -41,7 +41,7 @@ from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
 from scrapy_wrapx.induction._naming import label_name, slug
-from scrapy_wrapx.induction._rename import carry_profiles, keep_names, rename_fields
+from scrapy_wrapx.induction._rename import carry_profiles, fresh_name, keep_names, rename_fields
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
 from scrapy_wrapx.induction._shapes import value_role
 from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, Text, TNode
@@ -332,11 +332,7 @@ def _name_key_value_sets(template: Template) -> None:
         taken -= {info.name for info in template.fields if info.set in (old, where["cells"])}
         taken.discard(old)
         base = (class_words(holder) if holder is not None else "") or KEY_VALUE_NAME
-        name, count = base, 1
-        while name in taken:
-            count += 1
-            name = f"{base}_{count}"
-        taken.add(name)
+        name = fresh_name(base, taken)
         node.name = name
         for info in template.fields:
             if info.set == old:

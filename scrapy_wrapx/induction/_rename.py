@@ -129,17 +129,21 @@ def rename_fields(
     current = template.field_names
     if force:
         used: set[str] = set()
-        final = {name: _fresh(wanted[name], used) for name in current if name in wanted}
-        final.update({name: _fresh(name, used) for name in current if name not in final})
+        final = {name: fresh_name(wanted[name], used) for name in current if name in wanted}
+        final.update({name: fresh_name(name, used) for name in current if name not in final})
     else:
         used = {name for name in current if name not in wanted}
-        final = {name: _fresh(wanted[name], used) if name in wanted else name for name in current}
+        final = {
+            name: fresh_name(wanted[name], used) if name in wanted else name for name in current
+        }
     if any(old != new for old, new in final.items()):
         _apply_names(template, final)
     return final
 
 
-def _fresh(base: str, used: set[str]) -> str:
+def fresh_name(base: str, used: set[str]) -> str:
+    """``base``, or ``base_2``, ``base_3``... the first not in ``used``;
+    added to ``used``."""
     name, count = base, 1
     while name in used:
         count += 1
