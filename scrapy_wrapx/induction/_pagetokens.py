@@ -6,7 +6,7 @@ every link of a page: ``/books?id=4779575787626`` on one page,
 differs between pages, so it would be a variant slot, a field, on every
 item; yet it is navigation, the same on every page but for the token.
 
-Two kinds of token are recognised, neither by a site's own words:
+Three kinds of token are recognised, none by a site's own words:
 
 * **tracking and session parameters** by their well-known names
   (``utm_*``, ``gclid``, ``fbclid``, ``jsessionid``, ``phpsessid``...);
@@ -14,7 +14,13 @@ Two kinds of token are recognised, neither by a site's own words:
   least one digit, :data:`MIN_TOKEN_LENGTH` long) that occurs in many of the
   page's URLs (:data:`MIN_TOKEN_URLS`, and :data:`MIN_TOKEN_SHARE` of them).
   A book's ISBN occurs in a few of its page's URLs (cover, reviews, cart); a
-  session id in nearly all of them.
+  session id in nearly all of them;
+* **the page's own id in its links**: a token of the page's own URL (with a
+  digit) that at least :data:`MIN_TOKEN_URLS` of its link targets repeat:
+  the tabs of an entity (``/vir/action/Colors/series_id_int/61868``,
+  ``.../Compare/series_id_int/61868``) are navigation that names the page
+  it is on. Only link targets are read so (:func:`own_tokens`): an image
+  whose URL holds the id (the cover) is still data.
 
 :func:`normalize` replaces both by :data:`MARK`; values equal after that on
 every seed page are template (see :func:`template_fields`).
@@ -86,6 +92,37 @@ def tree_tokens(tree: PageTree) -> frozenset[str]:
     return page_tokens(page_urls(tree))
 
 
+_OWN_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+#: Tags whose URL is a link target (see :func:`own_tokens`).
+LINK_TAGS = frozenset({"a", "area"})
+
+
+def own_tokens(tree: PageTree) -> frozenset[str]:
+    """The tokens of the page's own URL (with a digit) that at least
+    :data:`MIN_TOKEN_URLS` of its distinct link targets hold as a whole
+    token: the page's id in links to its entity's other views."""
+    url = tree.url or ""
+    path = url.split("://", 1)[-1].partition("/")[2]
+    candidates = {token for token in _OWN_TOKEN.findall(path) if _DIGIT.search(token)}
+    if not candidates:
+        return frozenset()
+    counts: Counter[str] = Counter()
+    for target in {
+        str(node.element.get("href") or "") for node in tree.nodes if node.tag in LINK_TAGS
+    }:
+        counts.update(candidates.intersection(_OWN_TOKEN.findall(target)))
+    return frozenset(token for token, count in counts.items() if count >= MIN_TOKEN_URLS)
+
+
+def normalize_own(value: str, tokens: frozenset[str]) -> str:
+    """``value`` with each of the page's ``tokens`` (:func:`own_tokens`)
+    replaced by :data:`MARK` where it is a whole token (a short id must not
+    hit inside a longer number)."""
+    if not tokens:
+        return value
+    return _OWN_TOKEN.sub(lambda m: MARK if m.group() in tokens else m.group(), value)
+
+
 def normalize(value: str, tokens: frozenset[str]) -> str:
     """``value`` with tracking parameters' values and the page's ``tokens``
     replaced by :data:`MARK`."""
@@ -107,14 +144,27 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     ``trees``: navigation that differs only by a session id, not data."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
+    links = _link_fields(template)
     seen: dict[str, tuple[str, ...] | None] = {}
     for tree in trees:
         tokens = tree_tokens(tree)
+        own = own_tokens(tree)
         for name, values in extract(template, tree).fields.items():
             normal = tuple(normalize(value, tokens) for value in values)
+            if name in links:
+                normal = tuple(normalize_own(value, own) for value in normal)
             if not normal or seen.setdefault(name, normal) != normal:
                 seen[name] = None
     return [name for name, values in seen.items() if values]
+
+
+def _link_fields(template: Template) -> set[str]:
+    """The fields that are a link's target."""
+    return {
+        info.name
+        for info in template.fields
+        if info.slot == "href" and getattr(template.nodes[info.uid], "tag", "") in LINK_TAGS
+    }
 
 
 def drop_fields(template: Template, names: Iterable[str]) -> None:

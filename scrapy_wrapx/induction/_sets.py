@@ -8,7 +8,7 @@ a line that ends with one name may be a list of one (:func:`widen_bylines`).
 
 from __future__ import annotations
 
-from scrapy_wrapx.induction._info import Info, Scratch
+from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label
 from scrapy_wrapx.induction._merge import merge_hedges
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
@@ -55,14 +55,18 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
     """A "set" that has the same number ``k`` of repetitions in every one of
     its ``n >= 2`` instances may be a tuple: positions with roles of their
     own (hidden inputs named "sku", "action"...; share links to Facebook,
-    Twitter...). SYNTHIA's MDL decides: unrolled, the template grows by
-    ``k - 1`` bodies, the data shrinks by the slots that positions fix, on
-    every instance. Unroll when that saves more than it costs."""
+    Twitter...). Positions whose shapes tell them apart (:func:`_roles`)
+    are unrolled; otherwise SYNTHIA's MDL decides: unrolled, the template
+    grows by ``k - 1`` bodies, the data shrinks by the slots that positions
+    fix, on every instance. Unroll when that saves more than it costs."""
     instances = info.instances or []
     k = _repetitions(instances)
     if not k:
         return None
     positions = [_position(scratch, instances, p) for p in range(k)]
+    unrolled = [item for hedge in positions for item in hedge]
+    if _roles(instances):
+        return unrolled
     if not _regular(instances, positions):
         return None
     body_slots, body_size = _slots_and_size(node.children)
@@ -70,7 +74,52 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
     saved = len(instances) * (k * body_slots - tuple_slots)
     if saved <= (k - 1) * body_size:
         return None
-    return [item for hedge in positions for item in hedge]
+    return unrolled
+
+
+#: Least shape overlap of one position with itself across instances, and
+#: most shape overlap between positions relative to it, for positions to be
+#: roles rather than records (see :func:`_roles`).
+ROLE_SAME = 0.8
+ROLE_MARGIN = 0.25
+
+
+def _roles(instances: list[list[list[TNode]]]) -> bool:
+    """Whether each position is a part of its own (a layout table's banner
+    row, then its content row) rather than one of ``k`` records: a
+    position keeps its shape (the label paths below it) on every instance,
+    and the positions' shapes differ. Records that happen to number ``k``
+    everywhere are shaped alike, so they stay a set."""
+    shapes = [[_shape(rep) for rep in reps] for reps in instances]
+    k = len(shapes[0])
+    same = [
+        dice(a[p], b[p]) for i, a in enumerate(shapes) for b in shapes[i + 1 :] for p in range(k)
+    ]
+    cross = [dice(reps[p], reps[q]) for reps in shapes for p in range(k) for q in range(p + 1, k)]
+    same_mean = sum(same) / len(same)
+    cross_mean = sum(cross) / len(cross)
+    return same_mean >= ROLE_SAME and cross_mean <= same_mean - ROLE_MARGIN
+
+
+def _shape(hedge: list[TNode]) -> frozenset[tuple[str, ...]]:
+    """The label paths (tag and class; ``#`` for a text) of every node
+    under a hedge, sets and optionals transparent, as features
+    :func:`._info.dice` compares."""
+    paths: set[tuple[str, ...]] = set()
+    stack: list[tuple[TNode, tuple[str, ...]]] = [(node, ()) for node in hedge]
+    while stack:
+        node, above = stack.pop()
+        if isinstance(node, Elem):
+            path = (*above, elem_label(node.tag, node.attrs))
+            paths.add(path)
+            stack.extend((child, path) for child in node.children)
+        elif isinstance(node, Text):
+            paths.add((*above, "#"))
+        elif isinstance(node, Set):
+            stack.extend((child, above) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, above))
+    return frozenset(paths)
 
 
 def _regular(instances: list[list[list[TNode]]], positions: list[list[TNode]]) -> bool:
@@ -131,7 +180,8 @@ def _carries_data(node: Elem) -> bool:
 
 def _ends_in_byline(node: TNode) -> bool:
     """Whether ``node`` is an element whose last child is an inline element
-    with data right after a text."""
+    with data right after a text with a word in it (a lead-in such as
+    "By:"; a bullet, "» <a>Ford Mustang</a>", leads no list in)."""
     if not isinstance(node, Elem) or len(node.children) < 2:
         return False
     last, before = node.children[-1], node.children[-2]
@@ -139,6 +189,7 @@ def _ends_in_byline(node: TNode) -> bool:
         isinstance(last, Elem)
         and last.tag in INLINE_TAGS
         and isinstance(before, Text)
+        and any(part and any(c.isalpha() for c in part) for part in before.parts)
         and _carries_data(last)
     )
 
