@@ -124,3 +124,30 @@ def test_without_a_template_a_new_structure_founds_a_kind(tmp_path: Path) -> Non
     )
     assert other is not first
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("classes", "name"),
+    [
+        ("defaultColorFont", None),
+        ("bold-text red", None),
+        ("font_large center", None),
+        ("defaultColorFont modelYear", "model_year"),
+        ("smallFont unitPrice", "unit_price"),
+        ("productWeight", "product_weight"),
+    ],
+)
+def test_class_words_name_data_not_looks(classes: str, name: str | None) -> None:
+    """A class that says how a value looks (CSS's own words, camelCase or
+    not) names nothing; one with a data word names the field."""
+    pages = [
+        f"<html><body><p class='intro'>Thanks for visiting our little shop today, we hope you enjoy it.</p><span class='{classes}'>{n * 7} x</span>"
+        "<p>Footer</p></body></html>"
+        for n in range(1, 5)
+    ]
+    template = _named(pages)
+    (field,) = template.field_names
+    if name is None:
+        assert not set(field.split("_")) & {"default", "color", "font", "bold", "red", "large"}
+    else:
+        assert field == name

@@ -91,10 +91,61 @@ LAYOUT_WORDS = frozenset(
         "wrapper",
     ]
 )
+#: Words of class and id values that name a look (CSS's own vocabulary of
+#: fonts, colours, sizes, positions and states), not data.
+PRESENTATION_WORDS = frozenset(
+    [
+        "active",
+        "align",
+        "bg",
+        "black",
+        "blue",
+        "bold",
+        "border",
+        "bottom",
+        "center",
+        "clear",
+        "color",
+        "colour",
+        "dark",
+        "default",
+        "even",
+        "first",
+        "float",
+        "font",
+        "gray",
+        "green",
+        "grey",
+        "hidden",
+        "highlight",
+        "italic",
+        "large",
+        "last",
+        "light",
+        "margin",
+        "medium",
+        "none",
+        "normal",
+        "odd",
+        "padding",
+        "red",
+        "regular",
+        "selected",
+        "size",
+        "small",
+        "style",
+        "top",
+        "underline",
+        "visible",
+        "white",
+    ]
+)
 #: Key of :attr:`Template.meta` holding each field's naming profile.
 PROFILES = "naming"
 
 _WORDS = re.compile(r"[a-z]+")
+#: A word boundary inside a camelCase token (``defaultColorFont``).
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @dataclass
@@ -178,8 +229,8 @@ def class_words(elem: Elem) -> str:
     for attr in ("itemprop", "class", "id", "name"):
         value = elem.attrs.get(attr)
         for token in (value or "").split():
-            name = slug(token)
-            if name and set(_WORDS.findall(name)) - LAYOUT_WORDS - {"product"}:
+            name = slug(_CAMEL.sub("_", token))
+            if name and set(_WORDS.findall(name)) - LAYOUT_WORDS - PRESENTATION_WORDS - {"product"}:
                 return name
     return ""
 
@@ -258,7 +309,21 @@ def propose(
         return "title", SEMANTIC
     if words:
         return words, CLASS
-    return ("heading" if tag in HEADINGS else info.name), TAG
+    return ("heading" if tag in HEADINGS else _tag_name(context, tag)), TAG
+
+
+def _tag_name(context: FieldContext, tag: str) -> str:
+    """The last resort: the field's name from induction, unless it says
+    nothing but how the value looks (``bold_text``); then the tag, after
+    the data words of the nearest ancestor that has some (``specs_td``)."""
+    name = context.info.name
+    if set(_WORDS.findall(name)) - LAYOUT_WORDS - PRESENTATION_WORDS - {tag}:
+        return name
+    for elem in reversed(context.chain[:-1]):
+        words = class_words(elem)
+        if words:
+            return f"{words}_{tag}"
+    return tag or name
 
 
 def name_template(
