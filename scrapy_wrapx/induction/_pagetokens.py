@@ -141,21 +141,33 @@ MIN_TEMPLATE_SEEDS = 3
 def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     """The fields of ``template`` whose values, per-page tokens normalised
     (:func:`normalize`), are the same non-empty list on every seed page in
-    ``trees``: navigation that differs only by a session id, not data."""
+    ``trees``: navigation that differs only by a session id, not data. A
+    link target (:func:`_link_fields`) need only be the same on every seed
+    that shows it, at least :data:`MIN_TEMPLATE_SEEDS` of them: the links
+    of an optional block of navigation ("Add a menu", "Add a coupon" on a
+    restaurant that has none) are template too."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
     links = _link_fields(template)
     seen: dict[str, tuple[str, ...] | None] = {}
+    shown: Counter[str] = Counter()
     for tree in trees:
         tokens = tree_tokens(tree)
         own = own_tokens(tree)
         for name, values in extract(template, tree).fields.items():
             normal = tuple(normalize(value, tokens) for value in values)
             if name in links:
+                if not normal:
+                    continue
                 normal = tuple(normalize_own(value, own) for value in normal)
+            shown[name] += 1
             if not normal or seen.setdefault(name, normal) != normal:
                 seen[name] = None
-    return [name for name, values in seen.items() if values]
+    return [
+        name
+        for name, values in seen.items()
+        if values and shown[name] >= (MIN_TEMPLATE_SEEDS if name in links else len(trees))
+    ]
 
 
 def _link_fields(template: Template) -> set[str]:
