@@ -201,3 +201,47 @@ def test_a_bullet_leads_no_list_in(seed: int, bullet: str) -> None:
         # ...and the byline, one author on every seed, is still a list.
         authors = [records for records in lists.values() if len(records) == 1]
         assert authors and "Ann " in str(authors), item
+
+
+# Navigation blocks some pages lack, and menus with an entry naming the page --
+
+
+def listing_page(
+    rng: random.Random, *, owner: bool, owner_links: int, menu: int
+) -> tuple[str, str]:
+    """A listing's page: a menu of ``menu`` fixed entries of which one
+    bookmarks the listing by name; an optional block of owner links that
+    carry the listing's id (absent on listings whose owner has them all);
+    the listing's data."""
+    ident = f"dfw{rng.randint(10**9, 10**10 - 1)}"
+    name = _words(rng, 2).upper()
+    entries = ["Home", "About Us", "Contact Us", "Media", "Help", "Jobs"][: menu - 1]
+    cells = [f"<td><a href='/{e.lower().replace(' ', '')}.htm'>{e}</a></td>" for e in entries]
+    cells.insert(1, f"<td><a href=\"javascript:mark('{name}')\">Bookmark {name}</a></td>")
+    kinds = ("menu", "coupon", "website", "photos", "hours", "wine")[:owner_links]
+    links = "".join(f"<a href='/add{kind}.asp?qid={ident}'>Add your {kind}</a> " for kind in kinds)
+    block = f"<div class='owner'>{links}</div>" if owner else ""
+    html = (
+        f"<html><body><table><tr>{''.join(cells)}</tr></table>"
+        f"<h1>{name}</h1><p class='phone'>{rng.randint(200, 999)}-{rng.randint(1000, 9999)}</p>"
+        f"{block}<p>Footer</p></body></html>"
+    )
+    return html, f"http://eat.test/info.asp?id={ident}"
+
+
+@pytest.mark.parametrize("menu", [4, 6])
+@pytest.mark.parametrize("owner_links", [3, 6])
+@pytest.mark.parametrize("seed", range(3))
+def test_menus_and_optional_navigation_are_template(seed: int, owner_links: int, menu: int) -> None:
+    rng = random.Random(seed * 100 + owner_links * 10 + menu)
+    shown = [True, False, True, True, False, True, False, True]  # 3 of 5 seeds
+    pages = [listing_page(rng, owner=o, owner_links=owner_links, menu=menu) for o in shown]
+    template = induce_template([h for h, _ in pages[:5]], urls=[u for _, u in pages[:5]])
+    for html, url in pages[5:]:
+        item = _item(template, html, url)
+        values = list(item.values())[4:]
+        # No owner link, no fixed menu entry; the entry naming the page is
+        # a value of its own, not a list of menu entries.
+        assert not [v for v in values if "/add" in str(v) or ".htm" in str(v)], item
+        assert not _lists(item), item
+        assert any(str(v).startswith("Bookmark ") for v in values), item

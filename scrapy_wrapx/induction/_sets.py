@@ -56,8 +56,8 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
     its ``n >= 2`` instances may be a tuple: positions with roles of their
     own (hidden inputs named "sku", "action"...; share links to Facebook,
     Twitter...). Positions whose shapes tell them apart (:func:`_roles`)
-    are unrolled, and so are positions at least half of which hold the
-    same thing on every instance; otherwise SYNTHIA's MDL decides: unrolled, the template
+    are unrolled, and so are positions at least half of which say the
+    same on every instance (:func:`_fixed_entry`); otherwise SYNTHIA's MDL decides: unrolled, the template
     grows by ``k - 1`` bodies, the data shrinks by the slots that positions
     fix, on every instance. Unroll when that saves more than it costs."""
     instances = info.instances or []
@@ -70,13 +70,12 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
         return unrolled
     if not _regular(instances, positions):
         return None
-    position_slots = [_slots_and_size(hedge)[0] for hedge in positions]
-    if 2 * position_slots.count(0) >= k:
+    if 2 * sum(map(_fixed_entry, positions)) >= k:
         # Mostly the same entries in the same places: a fixed menu with an
         # entry or two that name the page ("Bookmark <name>"), no list.
         return unrolled
     body_slots, body_size = _slots_and_size(node.children)
-    tuple_slots = sum(position_slots)
+    tuple_slots = sum(_slots_and_size(hedge)[0] for hedge in positions)
     saved = len(instances) * (k * body_slots - tuple_slots)
     if saved <= (k - 1) * body_size:
         return None
@@ -139,6 +138,16 @@ def _regular(instances: list[list[list[TNode]]], positions: list[list[TNode]]) -
         _optionals(hedge) <= max(_optionals(reps[p]) for reps in instances)
         for p, hedge in enumerate(positions)
     )
+
+
+def _fixed_entry(hedge: list[TNode]) -> bool:
+    """Whether a position is the same on every instance, or says the same
+    on every instance (its texts are all fixed, at least one; only where
+    it links to may vary: "Add your menu" to ``/addmenu?id=<page>``)."""
+    texts = [node for top in hedge for node in iter_nodes(top) if isinstance(node, Text)]
+    if texts and all(text.fixed for text in texts):
+        return True
+    return _slots_and_size(hedge)[0] == 0
 
 
 def _optionals(nodes: list[TNode]) -> int:
