@@ -52,3 +52,33 @@ def test_a_sign_every_seed_shares_stays_with_the_value(seed: int) -> None:
     values = [v.strip() for vs in extraction.fields.values() for v in vs]
     assert wanted in values, (wanted, values)
     assert not any(label.strip() and label.strip() in v for v in values if amount in v)
+
+
+def _numbered(rng: random.Random, shape: str, head: str) -> str:
+    """A number made of groups, its first group ``head`` (shared by every
+    seed: one area code, one ISBN prefix, one month)."""
+    return {
+        "phone": f"({head}) {rng.randrange(200, 999)}-{rng.randrange(1000, 9999)}",
+        "isbn": f"{head}-{rng.randrange(10)}-{rng.randrange(100, 999)}-{rng.randrange(10000, 99999)}-{rng.randrange(10)}",
+        "date": f"{head}/{rng.randrange(10, 28)}/{rng.randrange(1990, 2020)}",
+        "dotted": f"{head}.{rng.randrange(100, 999)}.{rng.randrange(1000, 9999)}",
+    }[shape]
+
+
+@pytest.mark.parametrize("shape", ["phone", "isbn", "date", "dotted"])
+@pytest.mark.parametrize("label", ["", "Phone: ", "<b>No.</b> "])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_number_keeps_its_first_group_that_every_seed_shares(
+    seed: int, shape: str, label: str
+) -> None:
+    rng = random.Random(seed)
+    heads = {"phone": ("800", "512"), "isbn": ("978", "979"), "date": ("12", "03")}
+    shared, other = heads.get(shape, ("555", "312"))
+    seeds = [_page(rng, label, _numbered(rng, shape, shared)) for _ in range(5)]
+    template = induce_template(seeds)
+    for head in (shared, other):
+        value = _numbered(rng, shape, head)
+        values = {
+            v for vs in extract(template, _page(rng, label, value)).fields.values() for v in vs
+        }
+        assert value in values, (value, values)

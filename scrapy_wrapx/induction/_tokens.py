@@ -47,6 +47,10 @@ losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 [None]
 >>> derive_parts(["ISBN:9780316125581", "ISBN:9781420106879", "ISBN:9781439184301"])
 ['ISBN:', None]
+>>> derive_parts(["(800) 460-6228", "(800) 292-9149", "(800) 877-2246"])
+[None]
+>>> derive_parts(["ISBN-13: 9780316125581", "ISBN-13: 9781420106879", "ISBN-13: 97814"])
+['ISBN-13: ', None]
 >>> derive_parts(["Value Books / 2008 / Paperback", "Zondervan / 2010 / Hardcover",
 ...               "Barbour / 2009 / Paperback"])
 [None, ' / ', None, ' / ', None]
@@ -89,6 +93,8 @@ _SEPARATOR = re.compile(r"\s+[^\w\s]+\s+")
 #: of one season all say "... 2010", yet the year is the date's own.
 _NUMBER_AT_END = re.compile(r"(?:^|\s)\d+$")
 _NUMBER_AT_START = re.compile(r"\d+(?:\s|$)")
+#: A fixed part's last number, with nothing but punctuation after it.
+_LAST_NUMBER = re.compile(r"\d+[^\w\s]*$")
 
 
 def _common_prefix(seqs: list[list[str]]) -> int:
@@ -133,6 +139,16 @@ def _class_change(edge: str, data: set[str]) -> bool:
     return "digit" in data and data <= {"digit", "other"}
 
 
+def _number_group(fixed: str, edges: list[str]) -> bool:
+    """Whether a fixed part ends in a number joined by punctuation (no
+    label's colon) to data that starts with a digit: one number split,
+    "(800) " + "460-6228" on seeds of one area code, "12/05/" + "2010";
+    ``edges`` are the data's characters at the cut. (A suffix is checked
+    reversed.)"""
+    match = _LAST_NUMBER.search(fixed)
+    return match is not None and ":" not in match.group() and any(edge.isdigit() for edge in edges)
+
+
 def _capitalized(fixed: str) -> bool:
     """Whether ``fixed`` ends in a capitalized word ("Title", "ISBN"): the
     name a number belongs to, not a label, unless a colon says so."""
@@ -145,7 +161,7 @@ def _boundary(prefix: str, rests: list[str]) -> bool:
     fixed = prefix.rstrip()
     if _wordless(fixed):
         return True
-    if _NUMBER_AT_END.search(fixed):
+    if _NUMBER_AT_END.search(fixed) or _number_group(fixed, [r.lstrip()[:1] for r in rests]):
         return False
     end = _class(fixed[-1])
     starts = {_class(rest.lstrip()[:1] or " ") for rest in rests}
@@ -161,7 +177,9 @@ def _boundary_after(suffix: str, rests: list[str]) -> bool:
     fixed = suffix.lstrip()
     if _wordless(fixed):
         return True
-    if _NUMBER_AT_START.match(fixed):
+    if _NUMBER_AT_START.match(fixed) or _number_group(
+        fixed[::-1], [r.rstrip()[-1:] for r in rests]
+    ):
         return False
     begin = _class(fixed[0])
     ends = {_class(rest.rstrip()[-1:] or " ") for rest in rests}
