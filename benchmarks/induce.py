@@ -187,6 +187,8 @@ def _recovery(
     recovery: dict[str, float] = {}
     chosen: dict[str, str] = {}
     for attr, by_page in sorted(case.truth.items()):
+        if not any(form(v) for page_id in extracted for v in by_page.get(page_id, [])):
+            continue  # absent on every page scored (monster's date_posted)
         votes: Counter[str] = Counter()
         for page_id, fields in extracted.items():
             wanted = {form(v) for v in by_page.get(page_id, [])} - {""}
