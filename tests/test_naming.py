@@ -151,3 +151,44 @@ def test_class_words_name_data_not_looks(classes: str, name: str | None) -> None
         assert not set(field.split("_")) & {"default", "color", "font", "bold", "red", "large"}
     else:
         assert field == name
+
+
+@pytest.mark.parametrize(
+    ("lead", "close"),
+    [
+        ("<b>&nbsp;<font size='2'>", "</font></b>"),
+        ("<strong><span class='lbl'>", "</span></strong>"),
+        ("<b><i>", "</i></b>"),
+    ],
+)
+def test_a_styled_lead_label_names_its_value(lead: str, close: str) -> None:
+    """``<b><font size="2">Cuisine:</font></b> PIZZA``: the styling inside
+    the bold lead-in does not hide the label."""
+    cuisines = ["PIZZA", "THAI", "STEAK HOUSE", "SEAFOOD", "ITALIAN"]
+    pages = [
+        f"<html><body><h3>Place {n}</h3><table><tr><td><font face='Arial'>"
+        f"{lead}Cuisine:{close} {cuisine}</font></td></tr>"
+        f"<tr><td><font face='Arial'>{lead}Price:{close} {n}-{n + 9}</font></td></tr></table>"
+        "<p>Footer</p></body></html>"
+        for n, cuisine in enumerate(cuisines, 3)
+    ]
+    names = set(_named(pages).field_names)
+    assert {"cuisine", "price"} <= names, names
+
+
+@pytest.mark.parametrize("wrap", ["<strong>{}</strong>", "<font size='+1'><b>{}</b></font>"])
+def test_a_title_in_bold_is_the_title_when_no_heading_is(wrap: str) -> None:
+    """On a site without headings, the text the page ``<title>`` holds
+    (set in bold) is the title; another value the title also holds but
+    that is shorter is not."""
+    films = [("Autumn Sun", "Drama"), ("Black Cat", "Comedy"), ("Ubik Rises", "Horror")]
+    films += [("The Long Night", "Thriller"), ("Moon Tide", "Romance")]
+    pages = [
+        f"<html><head><title>{film} ({genre}) - Movies</title></head><body>"
+        f"<table><tr><td>{wrap.format(film)}</td></tr>"
+        f"<tr><td><font>{genre}</font></td></tr></table><p>Footer</p></body></html>"
+        for film, genre in films
+    ]
+    template = _named(pages)
+    fields = extract(template, pages[0]).fields
+    assert fields.get("title") == ["Autumn Sun"], fields

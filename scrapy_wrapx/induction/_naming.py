@@ -268,7 +268,7 @@ class _Namer:
             self.last_label = None
         elif label_like(value):
             self.last_label = (value, chain)
-            if ancestors and ancestors[-1].tag in LEAD_TAGS:
+            if _in_lead(ancestors):
                 self.last_lead = (value, chain)
 
     def variant_text(self, item: Text, ancestors: list[Elem]) -> None:
@@ -288,6 +288,22 @@ class _Namer:
         self.last_label = None
         self.last_lead = None
         self.last_slot = [e.uid for e in ancestors]
+
+
+#: Inline elements that only style a text: a label wrapped in them
+#: (``<b><font size="2">Cuisine:</font></b>``) is still its lead's.
+STYLE_TAGS = frozenset({"font", "span", "small", "big", "i", "em", "u", "tt", "sup", "sub"})
+
+
+def _in_lead(ancestors: list[Elem]) -> bool:
+    """Whether a text's element, below any styling elements, is a lead
+    element (:data:`LEAD_TAGS`)."""
+    for elem in reversed(ancestors):
+        if elem.tag in LEAD_TAGS:
+            return True
+        if elem.tag not in STYLE_TAGS:
+            return False
+    return False
 
 
 def _path(ancestors: list[Elem]) -> str:

@@ -312,6 +312,32 @@ def propose(
     return ("heading" if tag in HEADINGS else _tag_name(context, tag)), TAG
 
 
+def _tag(context: FieldContext) -> str:
+    return context.chain[-1].tag if context.chain else ""
+
+
+def _title_field(
+    names: Sequence[str],
+    contexts: Mapping[str, FieldContext],
+    values: Sequence[Mapping[str, list[str]]],
+    evidence: Sequence[PageEvidence],
+) -> str:
+    """Where no heading is the page's title, the field among ``names``
+    (texts with nothing better than a tag to name them, one value each)
+    that the page ``<title>`` holds on most seeds, the longest if several:
+    a title set in ``<strong>`` or ``<font size="+1">`` on an old site."""
+    found: list[tuple[float, str]] = []
+    for name in names:
+        context = contexts[name]
+        if not context.info.slot.isdigit() or context.info.set:
+            continue
+        per_page = [page.get(name, []) for page in values]
+        if in_title(per_page, evidence):
+            shown = [len(v[0]) for v in per_page if v]
+            found.append((sum(shown) / len(shown), name))
+    return max(found)[1] if found else ""
+
+
 def _tag_name(context: FieldContext, tag: str) -> str:
     """The last resort: the field's name from induction, unless it says
     nothing but how the value looks (``bold_text``); then the tag, after
@@ -341,22 +367,7 @@ def name_template(
     values = [extract(template, tree).fields for tree in trees]
     evidence = [page_evidence(tree) for tree in trees]
     kept = set(previous.field_names) if previous is not None else set()
-    wanted: dict[str, str] = {}
-    title_taken = False
-    # Texts first: a link is named after the text it holds.
-    ordered = sorted(contexts.items(), key=lambda item: not item[1].info.slot.isdigit())
-    for name, context in ordered:
-        if name in kept:
-            continue
-        context.inner_field = wanted.get(context.inner_field, context.inner_field)
-        per_page = [page.get(name, []) for page in values]
-        proposal, strength = propose(context, per_page, evidence)
-        if strength == TAG or (strength == CLASS and proposal in wanted.values()):
-            proposal = copy_label_name(template, context.info) or proposal
-        if proposal == "title":
-            proposal = proposal if not title_taken else "heading"
-            title_taken = True
-        wanted[name] = proposal
+    wanted = _wanted_names(template, contexts, values, evidence, kept)
     final = rename_fields(template, wanted)
     contexts = {final.get(n, n): c for n, c in contexts.items()}
     if previous is not None:
@@ -371,6 +382,40 @@ def name_template(
     template.meta[PROFILES] = profiles
     note_key_value_sets(template, trees)
     _name_key_value_sets(template)
+
+
+def _wanted_names(
+    template: Template,
+    contexts: Mapping[str, FieldContext],
+    values: Sequence[Mapping[str, list[str]]],
+    evidence: Sequence[PageEvidence],
+    kept: set[str],
+) -> dict[str, str]:
+    """The name each field not in ``kept`` should take (see :func:`propose`)."""
+    wanted: dict[str, str] = {}
+    title_taken = "title" in kept
+    unnamed: list[str] = []
+    # Texts first: a link is named after the text it holds.
+    ordered = sorted(contexts.items(), key=lambda item: not item[1].info.slot.isdigit())
+    for name, context in ordered:
+        if name in kept:
+            continue
+        context.inner_field = wanted.get(context.inner_field, context.inner_field)
+        per_page = [page.get(name, []) for page in values]
+        proposal, strength = propose(context, per_page, evidence)
+        if strength == TAG or (strength == CLASS and proposal in wanted.values()):
+            proposal = copy_label_name(template, context.info) or proposal
+        if proposal == "title":
+            proposal = proposal if not title_taken else "heading"
+            title_taken = True
+        if strength == TAG and proposal == _tag_name(context, _tag(context)):
+            unnamed.append(name)
+        wanted[name] = proposal
+    if not title_taken:
+        title = _title_field(unnamed, contexts, values, evidence)
+        if title:
+            wanted[title] = "title"
+    return wanted
 
 
 #: What a key/value set is named when its element has no class words.
