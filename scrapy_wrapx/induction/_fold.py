@@ -92,7 +92,9 @@ def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
 def _texts_agree(pa: frozenset[tuple[str, ...]], pb: frozenset[tuple[str, ...]]) -> bool:
     """Whether two groups' template texts let them be one record: they
     share one, or neither has any, or only one has and all of them lie in
-    a part the other lacks (an optional badge, "Sale", on some cards).
+    a part the other lacks (an optional badge, "Sale", on some cards) and
+    both have data texts or neither has: a block of images and a block of
+    labelled ratings are no two records of one list.
 
     >>> card = frozenset({("div",), ("div", "a"), ("div", "a", "#")})
     >>> badge = card | {("div", "span"), ("div", "span", "#Sale")}
@@ -100,13 +102,21 @@ def _texts_agree(pa: frozenset[tuple[str, ...]], pb: frozenset[tuple[str, ...]])
     True
     >>> _texts_agree(card | {("div", "#Price:")}, card)
     False
+    >>> images = frozenset({("div",), ("div", "img")})
+    >>> _texts_agree(images, badge)
+    False
     """
     ta, tb = template_features(pa), template_features(pb)
     if ta & tb or not (ta or tb):
         return True
-    if ta and tb:
+    if ta and tb or _has_data(pa) != _has_data(pb):
         return False
     return _in_optional_parts(ta or tb, pb if ta else pa)
+
+
+def _has_data(profile: frozenset[tuple[str, ...]]) -> bool:
+    """Whether a profile holds a data text (a text that is no template's)."""
+    return any(feature[-1] == "#" for feature in profile)
 
 
 def _in_optional_parts(
