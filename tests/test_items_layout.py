@@ -245,3 +245,37 @@ def test_menus_and_optional_navigation_are_template(seed: int, owner_links: int,
         assert not [v for v in values if "/add" in str(v) or ".htm" in str(v)], item
         assert not _lists(item), item
         assert any(str(v).startswith("Bookmark ") for v in values), item
+
+
+# Rows each with a label of its own ------------------------------------------
+
+
+ROW_LABELS = ["Genres:", "Running Time:", "Release Date:", "MPAA Rating:", "Box Office:"]
+
+
+def details_page(rng: random.Random, *, rows: int) -> str:
+    """A details table whose rows, the same ones on every page, each pair a
+    label cell with a value cell, alike in markup."""
+    body = "".join(
+        f"<tr><td align='right' width='113'><font face='arial'><b>{label}</b></font></td>"
+        f"<td width='257'><font face='arial'>{_words(rng, rng.randint(1, 4))}</font></td></tr>"
+        for label in ROW_LABELS[:rows]
+    )
+    return f"<html><body><h1>{_words(rng)}</h1><table>{body}</table><p>Footer</p></body></html>"
+
+
+@pytest.mark.parametrize("rows", [2, 3, 5])
+@pytest.mark.parametrize("seed", range(3))
+def test_rows_with_labels_of_their_own_are_named_values(seed: int, rows: int) -> None:
+    from scrapy_wrapx import dom
+    from scrapy_wrapx.induction._pagenames import name_template
+
+    rng = random.Random(seed * 10 + rows)
+    pages = [details_page(rng, rows=rows) for _ in range(8)]
+    template = induce_template(pages[:5])
+    name_template(template, [dom.parse(html) for html in pages[:5]])
+    for html in pages[5:]:
+        item = _item(template, html)
+        assert not _lists(item), item
+        wanted = {label.rstrip(":").lower().replace(" ", "_") for label in ROW_LABELS[:rows]}
+        assert wanted <= set(item), item

@@ -109,7 +109,7 @@ def _texts_agree(pa: frozenset[tuple[str, ...]], pb: frozenset[tuple[str, ...]])
     ta, tb = template_features(pa), template_features(pb)
     if ta & tb or not (ta or tb):
         return True
-    if ta and tb or _has_data(pa) != _has_data(pb):
+    if (ta and tb) or _has_data(pa) != _has_data(pb):
         return False
     return _in_optional_parts(ta or tb, pb if ta else pa)
 

@@ -9,7 +9,8 @@ field of the older template takes over its name outright.
 
 A label is the last fixed text before the slot in page order, when it is
 short and label-like and both it and the slot are at most
-:data:`LABEL_REACH` levels below their common ancestor (``<b>Vendor:</b>
+:data:`LABEL_REACH` levels below their common ancestor, styling elements
+(``<font>``, ``<span>``...) not counted (``<b>Vendor:</b>
 Value Books``, ``<dt>Pages</dt><dd>96</dd>``, ``<th>`` and ``<td>``): a
 fixed text far away ("Additional Views" before a title) is layout, not a
 label. Nor is a fixed text that closes the element of the slot before it, as
@@ -129,6 +130,9 @@ class _Namer:
         self.headers: dict[int, list[str]] = {}
         self.column = ""
         self.separators: set[int] | frozenset[int] = frozenset()
+        #: Uids of the styling elements seen (:data:`STYLE_TAGS`): they
+        #: add no distance between a label and its value.
+        self.styling: set[int] = set()
 
     def unique(self, base: str, context: Sequence[str] = ()) -> str:
         """``base``, or when taken, ``base`` qualified by the nearest
@@ -182,9 +186,12 @@ class _Namer:
                 continue
             text, chain = last
             common = _common(chain, uids)
-            if len(ancestors) - common <= reach and len(chain) - common <= reach:
+            if self._levels(uids[common:]) <= reach and self._levels(chain[common:]) <= reach:
                 return text
         return ""
+
+    def _levels(self, uids: list[int]) -> int:
+        return sum(uid not in self.styling for uid in uids)
 
     def walk(self, items: list[TNode], ancestors: list[Elem]) -> None:
         for item in items:
@@ -219,6 +226,8 @@ class _Namer:
         """Name the element's data attributes (``href``, ``src``...), then
         what is inside it."""
         chain = [*ancestors, item]
+        if item.tag in STYLE_TAGS:
+            self.styling.add(item.uid)
         variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES]
         if variant:
             base = _hint(chain, 2) or item.tag

@@ -8,6 +8,8 @@ a line that ends with one name may be a list of one (:func:`widen_bylines`).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label
 from scrapy_wrapx.induction._merge import merge_hedges
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
@@ -56,8 +58,8 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
     its ``n >= 2`` instances may be a tuple: positions with roles of their
     own (hidden inputs named "sku", "action"...; share links to Facebook,
     Twitter...). Positions whose shapes tell them apart (:func:`_roles`)
-    are unrolled, and so are positions at least half of which say the
-    same on every instance (:func:`_fixed_entry`); otherwise SYNTHIA's MDL decides: unrolled, the template
+    are unrolled, and so are positions at least half of which are entries
+    of a fixed sequence (:func:`_entries`); otherwise SYNTHIA's MDL decides: unrolled, the template
     grows by ``k - 1`` bodies, the data shrinks by the slots that positions
     fix, on every instance. Unroll when that saves more than it costs."""
     instances = info.instances or []
@@ -70,9 +72,10 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
         return unrolled
     if not _regular(instances, positions):
         return None
-    if 2 * sum(map(_fixed_entry, positions)) >= k:
+    if 2 * sum(_entries(positions)) >= k:
         # Mostly the same entries in the same places: a fixed menu with an
-        # entry or two that name the page ("Bookmark <name>"), no list.
+        # entry or two that name the page ("Bookmark <name>"), or rows
+        # each with a label of its own ("Genres:", "Running Time:"); no list.
         return unrolled
     body_slots, body_size = _slots_and_size(node.children)
     tuple_slots = sum(_slots_and_size(hedge)[0] for hedge in positions)
@@ -138,6 +141,27 @@ def _regular(instances: list[list[list[TNode]]], positions: list[list[TNode]]) -
         _optionals(hedge) <= max(_optionals(reps[p]) for reps in instances)
         for p, hedge in enumerate(positions)
     )
+
+
+def _entries(positions: list[list[TNode]]) -> list[bool]:
+    """Per position: whether it is an entry of a fixed sequence rather than
+    a record: it says the same on every instance (:func:`_fixed_entry`), or
+    it has a fixed text, the same on every instance, that no other position
+    has (its label). Records share their fixed texts ("Add to cart")."""
+    fixed = [
+        {
+            node.parts[0]
+            for top in hedge
+            for node in iter_nodes(top)
+            if isinstance(node, Text) and node.fixed
+        }
+        for hedge in positions
+    ]
+    counts = Counter(text for texts in fixed for text in texts)
+    return [
+        _fixed_entry(hedge) or any(counts[text] == 1 for text in texts)
+        for hedge, texts in zip(positions, fixed, strict=True)
+    ]
 
 
 def _fixed_entry(hedge: list[TNode]) -> bool:
