@@ -201,3 +201,28 @@ def test_bad_settings(tmp_path: Path) -> None:
     crawler = get_crawler(_Spider, {"WRAPX_INDUCTION_REINDUCE_SHARE": 0})
     with pytest.raises(ValueError, match="WRAPX_INDUCTION_REINDUCE_SHARE"):
         build_from_crawler(WrapxInductionExtension, crawler)
+
+
+def test_a_template_saved_just_before_the_claim_is_not_induced_again(tmp_path: Path) -> None:
+    """The other process saves its template and drops its claim after this
+    one looked for the template and before it claims: this one must use
+    that template, not induce it a second time. The interleaving is made
+    exact by saving the template when the claim is added."""
+    _, ext, ready = _extension(tmp_path)
+    store = ext.store
+    assert store is not None
+    pages = [_book("Dune", "9.99"), _book("Emma", "4.50"), _book("Ubik", "7.25")]
+    for n, html in enumerate(pages):
+        store.append(SEEDS, seeds_key(KIND, 1), {"url": f"http://shop.test/{n}", "html": html})
+    template, seconds = induce_from_pages(store.get_list(SEEDS, seeds_key(KIND, 1)), None)
+    add = store.add
+
+    def add_after_the_other_process(family: str, key: str, value: Any) -> bool:
+        if family == CLAIMS:
+            save_template(store, TemplateRecord(KIND, 1, template, [], time.time(), seconds))
+        return add(family, key, value)
+
+    store.add = add_after_the_other_process  # type: ignore[method-assign]
+    assert not ext.start(KIND, 1)
+    assert not ext.running and [r.version for r in ready] == [1]
+    assert store.get(CLAIMS, seeds_key(KIND, 1)) is None

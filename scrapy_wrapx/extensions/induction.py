@@ -236,6 +236,14 @@ class WrapxInductionExtension:
         if not self._claim(kind_key, version, quiet=waited):
             self.awaited[job] = failed_share
             return False
+        # Another process may have saved the template and dropped its claim
+        # between the look above and this claim: look again, now that no
+        # one else can.
+        current = load_template(self.store, kind_key)
+        if current is not None and current.version >= version:
+            self._release(kind_key, version)
+            self._announce(current)
+            return False
         self.attempted.add(job)
         pages = self._seed_pages(kind_key, version)
         if not pages:
