@@ -113,6 +113,11 @@ WRAPX_ITEMS_CLASS: str | None = None
 #: ``"*"`` — to ``{"induced or older name": "name"}``. Pinned names win over
 #: induced ones and stay across template versions; ``None`` pins nothing.
 WRAPX_ITEMS_FIELD_NAMES: dict[str, dict[str, str]] | str | None = None
+#: Typed values next to the text (price amount and currency, ISO dates; see
+#: :mod:`scrapy_wrapx.unsupervised.typed`): the languages dates are read
+#: in, as dateparser's codes (``["en"]``, ``["en", "de"]``); empty, the
+#: default, types nothing. Needs ``pip install scrapy-wrapx[typed]``.
+WRAPX_ITEMS_TYPED_VALUES: list[str] = []
 #: Pages per kind buffered with their HTML while the kind waits for its
 #: template; past this only the URL is kept and the page is downloaded
 #: again once the template exists.

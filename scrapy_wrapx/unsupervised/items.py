@@ -53,6 +53,7 @@ from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets, keyed_
 from scrapy_wrapx.signals import page_extracted
 from scrapy_wrapx.template import Set, Template, enclosing_sets
 from scrapy_wrapx.unsupervised.templates import PENDING, TemplateCache, TemplateRecord
+from scrapy_wrapx.unsupervised.typed import typed_values
 
 if TYPE_CHECKING:
     from scrapy.statscollectors import StatsCollector
@@ -80,12 +81,17 @@ def build_item(
     version: int,
     extraction: Extraction,
     template: Template,
+    typed: tuple[str, ...] | None = None,
 ) -> Any:
     """A variant-data item of ``item_class`` (``dict`` when None), shaped by
     ``template`` (the one ``extraction`` came from): see :func:`item_data`.
     ``partial`` says the page did not match the template: the item holds
-    the slots that did match."""
+    the slots that did match. With ``typed`` (the languages of dates),
+    prices and dates get their typed values beside the text
+    (:mod:`scrapy_wrapx.unsupervised.typed`)."""
     data = item_data(extraction, template)
+    if typed:
+        data = typed_values(data, typed)
     base: dict[str, Any] = {
         "url": url,
         "kind": kind_key,
@@ -264,6 +270,7 @@ class VariantItems:
         send: Callable[..., Any] | None = None,
         refetch: Callable[[str], Any] | None = None,
         owner: str | None = None,
+        typed: tuple[str, ...] | None = None,
     ) -> None:
         if buffer_pages < 0:
             raise ValueError(f"WRAPX_ITEMS_BUFFER_PAGES must be >= 0, not {buffer_pages!r}")
@@ -272,6 +279,8 @@ class VariantItems:
         self.store = store
         self.templates = templates
         self.item_class = item_class
+        #: The languages of dates when items get typed values, else None.
+        self.typed = typed
         self.buffer_pages = buffer_pages
         #: Buffered entries taken from the store at a time (all kinds of one
         #: :meth:`ready_batches` or :meth:`flush_batches` together), and read
@@ -623,7 +632,7 @@ class VariantItems:
         self, url: str, kind_key: str, version: int, extraction: Extraction, template: Template
     ) -> Any:
         self._inc("items/emitted_count")
-        return build_item(self.item_class, url, kind_key, version, extraction, template)
+        return build_item(self.item_class, url, kind_key, version, extraction, template, self.typed)
 
     def _signal(self, signal: object, **kwargs: Any) -> None:
         if self._send is not None:

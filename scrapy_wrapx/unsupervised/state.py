@@ -23,6 +23,7 @@ from scrapy_wrapx.unsupervised.offline import OfflinePages
 from scrapy_wrapx.unsupervised.routing import KindRouter
 from scrapy_wrapx.unsupervised.seeds import SeedCollector
 from scrapy_wrapx.unsupervised.templates import TemplateCache
+from scrapy_wrapx.unsupervised.typed import require_libraries
 from scrapy_wrapx.workers.pool import crawler_workers
 
 if TYPE_CHECKING:
@@ -72,6 +73,9 @@ class CrawlState:
         items = None
         if wrapx_setting(settings, "WRAPX_ITEMS_ENABLED"):
             item_class = wrapx_setting(settings, "WRAPX_ITEMS_CLASS")
+            languages = tuple(wrapx_setting(settings, "WRAPX_ITEMS_TYPED_VALUES"))
+            if languages:
+                require_libraries(languages)
             items = VariantItems(
                 store,
                 templates,
@@ -83,6 +87,7 @@ class CrawlState:
                 send=send,
                 refetch=refetch,
                 owner=crawler.spider.name if crawler.spider is not None else None,
+                typed=languages or None,
             )
         offline = OfflinePages(
             store,
