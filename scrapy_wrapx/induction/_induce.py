@@ -31,10 +31,12 @@ from scrapy_wrapx.dom import PageTree, parse
 from scrapy_wrapx.induction._copies import copied_fields, note_copy_labels
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
+from scrapy_wrapx.induction._labelled import open_labelled_values
 from scrapy_wrapx.induction._labels import template_texts
 from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
 from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
+from scrapy_wrapx.induction._prose import blob_prose
 from scrapy_wrapx.induction._rename import keep_names
 from scrapy_wrapx.induction._sets import unfold_constant_sets, widen_bylines
 from scrapy_wrapx.induction._tables import open_cells, widen_rows
@@ -70,10 +72,13 @@ def induce_template(
     scratch = Scratch()
     root = _merge_seeds(scratch, trees)
     unfold_constant_sets(scratch, root)
+    if len(trees) > 1:
+        blob_prose(scratch, root)
     separators = widen_bylines(scratch, root) if len(trees) > 1 else []
     if len(trees) > 1:
         widen_rows(scratch, root)
     separators.extend(_tokenize_texts(scratch, root))
+    labelled = {id(text) for text in open_labelled_values(root)}
     cells = {id(text) for text in open_cells(root)}
     _sign_fixed_subtrees(scratch, root)
     for text in separators:
@@ -86,7 +91,9 @@ def induce_template(
     )
     if previous is not None:
         keep_names(template, previous, trees)
-    columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in cells}
+    # Table cells and labelled values are data even where every seed agrees.
+    opened = cells | labelled
+    columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in opened}
     drop_fields(template, set(template_fields(template, trees)) - columns)
     copied = copied_fields(template, trees)
     note_copy_labels(template, copied)

@@ -205,7 +205,12 @@ class _Namer:
                 self.sets.append(item)
                 self.walk(item.children, ancestors)
             elif isinstance(item, Blob):
-                item.name = self.add(item.uid, "0", "", "", _path(ancestors), "blob")
+                # Free-form text (see ._prose): named by its element, else
+                # what a page's running text is.
+                hint = _hint(ancestors)
+                item.name = self.add(
+                    item.uid, "0", "", hint, _path(ancestors), hint or "description"
+                )
 
     def optional(self, item: Opt, ancestors: list[Elem]) -> None:
         """Walk an optional part; a label it holds labels its own slots

@@ -1,0 +1,94 @@
+"""A value right after its label is data, even when every seed shows the
+same one.
+
+Seeds come from one listing, so they often share a value: five players of
+one team ("Team: Boston Celtics"), five cameras of one brand, three jobs
+of one type ("Type: Full time"). Compared across the seeds alone, such a
+value is template text; on the next page ("Type: Part time") it does not
+fit, and the value is lost. Where the page itself says the text is a value,
+because a label introduces it, the text stays a slot:
+
+* ``<b>Type:</b> Full time``: a lead element (:data:`._naming.LEAD_TAGS`)
+  or one holding a text that ends with a colon, then a text;
+* ``<th>Team</th><td>Celtics</td>``, ``<dt>Team</dt><dd>Celtics</dd>``,
+  ``<td>Team:</td><td>Celtics</td>``: a label cell, then a cell holding
+  one text.
+
+Values are short (:data:`MAX_VALUE_WORDS`) and no sentences: one after
+"Note:" is the page's wording, not a value. Table columns are handled apart
+(:func:`._tables.open_cells`).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like
+from scrapy_wrapx.template import Elem, Text, TNode
+
+#: Most words of a fixed text taken for a value after a label.
+MAX_VALUE_WORDS = 8
+#: A value may end with a period only this short ("Acme Inc."): longer,
+#: it is a sentence.
+MAX_ABBREVIATION_WORDS = 3
+#: Cells that hold the value of the cell before them.
+VALUE_CELLS = frozenset({"td", "dd"})
+
+
+def open_labelled_values(root: Elem) -> list[Text]:
+    """Make every fixed text right after its label a slot, in the parts
+    every seed shows (an optional part may be one seed's alone, where
+    every text is fixed for want of a second sample); returns them."""
+    opened: list[Text] = []
+    stack: list[Elem] = [root]
+    while stack:
+        node = stack.pop()
+        for before, after in itertools.pairwise(node.children):
+            value = _value_after(before, after)
+            if value is not None:
+                value.parts = [None]
+                opened.append(value)
+        stack.extend(child for child in node.children if isinstance(child, Elem))
+    return opened
+
+
+def _value_after(before: TNode, after: TNode) -> Text | None:
+    """The fixed value text ``after`` holds when ``before`` is its label."""
+    if not isinstance(before, Elem):
+        return None
+    label = _only_text(before)
+    if label is None or not label.fixed:
+        return None
+    words = label.parts[0] or ""
+    if not label_like(words):
+        return None
+    colon = words.rstrip().endswith(":")
+    if isinstance(after, Text):
+        value = after if colon or before.tag in LEAD_TAGS else None
+    elif isinstance(after, Elem) and after.tag in VALUE_CELLS:
+        value = _only_text(after) if colon or before.tag in ("th", "dt") else None
+    else:
+        value = None
+    return value if value is not None and _value_like(value) else None
+
+
+def _only_text(elem: Elem) -> Text | None:
+    """The one text an element holds, through styling wrappers
+    (``<td><font><b>Team:</b></font></td>``)."""
+    node: TNode = elem
+    while isinstance(node, Elem):
+        if len(node.children) != 1:
+            return None
+        node = node.children[0]
+        if isinstance(node, Elem) and node.tag not in STYLE_TAGS | LEAD_TAGS:
+            return None
+    return node if isinstance(node, Text) else None
+
+
+def _value_like(text: Text) -> bool:
+    if not text.fixed:
+        return False
+    value = (text.parts[0] or "").strip()
+    words = len(value.split())
+    sentence = value.endswith(".") and words > MAX_ABBREVIATION_WORDS
+    return bool(value) and not value.endswith(":") and words <= MAX_VALUE_WORDS and not sentence
