@@ -303,7 +303,7 @@ def propose(
     if role and role not in words.split("_"):
         context.evidence["role"] = role
         return role, SEMANTIC
-    tag = context.chain[-1].tag if context.chain else ""
+    tag = _tag(context)
     if tag in HEADINGS and in_title(values, evidence):
         context.evidence["role"] = "title"
         return "title", SEMANTIC

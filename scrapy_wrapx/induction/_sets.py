@@ -59,9 +59,10 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
     own (hidden inputs named "sku", "action"...; share links to Facebook,
     Twitter...). Positions whose shapes tell them apart (:func:`_roles`)
     are unrolled, and so are positions at least half of which are entries
-    of a fixed sequence (:func:`_entries`); otherwise SYNTHIA's MDL decides: unrolled, the template
-    grows by ``k - 1`` bodies, the data shrinks by the slots that positions
-    fix, on every instance. Unroll when that saves more than it costs."""
+    of a fixed sequence (:func:`_entries`); otherwise SYNTHIA's MDL
+    decides: unrolled, the template grows by ``k - 1`` bodies, the data
+    shrinks by the slots that positions fix, on every instance. Unroll when
+    that saves more than it costs."""
     instances = info.instances or []
     k = _repetitions(instances)
     if not k:
@@ -90,6 +91,9 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
 #: roles rather than records (see :func:`_roles`).
 ROLE_SAME = 0.8
 ROLE_MARGIN = 0.25
+#: Most positions compared as roles (the comparison is quadratic in them):
+#: layout has a few parts; a longer list of fixed length is records.
+MAX_ROLES = 12
 
 
 def _roles(instances: list[list[list[TNode]]]) -> bool:
@@ -98,8 +102,10 @@ def _roles(instances: list[list[list[TNode]]]) -> bool:
     position keeps its shape (the label paths below it) on every instance,
     and the positions' shapes differ. Records that happen to number ``k``
     everywhere are shaped alike, so they stay a set."""
+    k = len(instances[0])
+    if k > MAX_ROLES:
+        return False
     shapes = [[_shape(rep) for rep in reps] for reps in instances]
-    k = len(shapes[0])
     same = [
         dice(a[p], b[p]) for i, a in enumerate(shapes) for b in shapes[i + 1 :] for p in range(k)
     ]

@@ -342,9 +342,9 @@ PR_SET_PDEATHSIG = 1
 
 def main() -> int:
     exit_with_parent()
-    # Page trees are cycles (parent <-> children) freed by the collector; the
-    # imported modules never are garbage, so they are kept out of its scans,
-    # and it runs less often: a worker holds little besides the trees.
+    # Page trees go by refcount (their nodes link to parents weakly); the
+    # imported modules never are garbage, so they are kept out of the
+    # collector's scans, and it runs less often: a worker holds little else.
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     out = sys.stdout.buffer
