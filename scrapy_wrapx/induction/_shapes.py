@@ -1,9 +1,12 @@
 """Names a value's own shape gives: an e-mail address, a telephone number,
-a web address. Contact data often sits in a block whose class words name
+a web address, a postal address. Contact data often sits in a block whose class words name
 the block (``main_address``, ``contact``), or in none, with no label of its
 own; every reader still calls ``(325) 674-2000`` a phone. A field whose
 every seed value has one of these shapes is named after it, unless a label,
 semantic markup or its class words already say that (``phone_main``).
+
+A street address (a number, a name, a street word such as "Road" or
+"Ave.") and a US city line ("Garland, TX 75041") are named so too.
 
 The shapes are strict so that look-alikes keep their names: a phone has
 two or three groups of digits with separators between them (an ISBN
@@ -20,6 +23,10 @@ The patterns have no nested repetition: matching is linear in the value.
 ('email', '')
 >>> value_role([["2010-11-05"]]), value_role([["3.0"]]), value_role([["Mr.Smith"]])
 ('', '', '')
+>>> value_role([["915 West Centerville Road"], ["1336 North Galloway Ave., Suite 4"]])
+'street_address'
+>>> value_role([["Garland, TX 75041"]]), value_role([["12 Angry Men"]]), value_role([["2 Way Street Blues"]])
+('city_state_zip', '', '')
 """
 
 from __future__ import annotations
@@ -38,6 +45,16 @@ _SHAPES = (
             r"(?: ?(?:x|ext\.?) ?\d{1,5})?"
         ),
     ),
+    (
+        "street_address",
+        re.compile(
+            r"\d{1,6}[A-Za-z]?(?:-\d{1,6})? [\w.' -]{1,60}? "
+            r"(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct"
+            r"|Place|Pl|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Terrace|Ter|Trail|Square|Sq)\.?"
+            r"(?:,? (?:Suite|Ste|Unit|Apt|#)\.? ?[\w-]{1,8})?"
+        ),
+    ),
+    ("city_state_zip", re.compile(r"[A-Z][\w.' -]{1,40}, [A-Z]{2} \d{5}(?:-\d{4})?")),
     (
         "website",
         re.compile(
