@@ -85,3 +85,14 @@ def test_a_foreign_row_among_rows_that_fit_gives_no_values(seed: int) -> None:
     )
     prices = [row.split('"price">')[1].split("<")[0] for row in rows if 'class="item"' in row]
     assert [v for v in values if v.startswith("$")] == prices
+
+
+@pytest.mark.parametrize("space", ["\n    ", " ", "\t"])
+def test_an_attribute_value_is_read_without_the_space_around_it(space: str) -> None:
+    pages = [
+        f'<body><h1>Item {n}</h1><a href="{space}/item/{n}/share{space}">Share</a></body>'
+        for n in range(3, 9)
+    ]
+    template = induce_template(pages[:5])
+    fields = extract(template, pages[5]).fields
+    assert ["/item/8/share"] in fields.values(), fields

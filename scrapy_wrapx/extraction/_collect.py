@@ -101,10 +101,13 @@ def _collect_text(step: Step, value: Any, fields: Fields, record: Row) -> None:
 
 
 def _collect_attrs(step: Step, value: Any, fields: Fields, record: Row) -> None:
+    # An attribute's value as a browser reads a URL: without the white
+    # space around it (``href="\n    http://..."``); the environment keeps
+    # it whole for rendering.
     for index, name in step[2]:
         attr = value[index]
-        if attr:
-            _add(fields, record, name, attr)
+        if attr and not attr.isspace():
+            _add(fields, record, name, attr.strip())
 
 
 def _collect_set(step: Step, value: Any, fields: Fields, record: Row, records: Records) -> None:
