@@ -97,3 +97,41 @@ def test_a_table_without_header_row_keeps_its_cell_list() -> None:
     ]
     template = induce_template(pages)
     assert len(template.set_names) == 1
+
+
+def stats_page(rng: random.Random, rows: int) -> str:
+    """A player's game log: a header row of ``<td>`` (no ``<th>``), then one
+    row per game of 8 cells, most of them numbers alike in markup."""
+    head = "".join(
+        f"<td class='head'>{h}</td>"
+        for h in ("Date", "Opp", "W/L", "MIN", "PTS", "REB", "AST", "BLK")
+    )
+    body = "".join(
+        "<tr>"
+        + f"<td class='cell'>{rng.randint(1, 12)}/{rng.randint(1, 28)}/10</td>"
+        + f"<td class='cell'><a href='/team/{rng.randint(1, 30)}'>{rng.choice(['NJ', 'LA', 'NY'])}</a></td>"
+        + f"<td class='cell'>{rng.choice(['W', 'L'])}</td>"
+        + "".join(f"<td class='cell'>{rng.randint(0, 40)}</td>" for _ in range(5))
+        + "</tr>"
+        for _ in range(rows)
+    )
+    return (
+        f"<html><body><h1>Player {rng.randint(1, 999)}</h1>"
+        f"<table><tr>{head}</tr>{body}</table><p>Footer</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_grid_of_cells_is_rows_of_columns(seed: int) -> None:
+    """Cells of a grid (rows of 6 cells or more, all of one width) are
+    columns, never a list inside a row: every game is one record with all
+    its columns, and a page with more or fewer games still fits."""
+    rng = random.Random(seed)
+    template = induce_template([stats_page(rng, rng.randint(3, 8)) for _ in range(5)])
+    for rows in (2, 5, 11):
+        html = stats_page(rng, rows)
+        extraction = extract(template, html)
+        assert extraction.coverage == 1.0
+        records = max(extraction.records.values(), key=len)
+        assert len(records) == rows
+        assert all(len([v for v in r.values() if v]) >= 8 for r in records), records[:2]

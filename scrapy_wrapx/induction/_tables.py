@@ -57,8 +57,8 @@ def has_header(element: etree._Element) -> bool:
 
 
 def keeps_cells(element: etree._Element) -> bool:
-    """Whether ``element`` is a row of a table with a header row: its cells
-    are columns, not repetitions.
+    """Whether ``element`` is a row of a table with a header row, or of a
+    grid (:func:`_grid`): its cells are columns, not repetitions.
 
     >>> from lxml import html
     >>> table = html.fromstring(
@@ -68,7 +68,37 @@ def keeps_cells(element: etree._Element) -> bool:
     [True, True]
     """
     parent = element.getparent()
-    return element.tag == "tr" and parent is not None and has_header(parent)
+    return element.tag == "tr" and parent is not None and (has_header(parent) or _grid(parent))
+
+
+#: Fewest rows, and fewest cells in each, of a grid (see :func:`_grid`).
+#: Narrower tables are left to folding: a specs table's label, value and
+#: unit cells are named fields, not columns of records.
+GRID_ROWS = 3
+GRID_COLUMNS = 6
+
+
+def _grid(element: etree._Element) -> bool:
+    """Whether ``element`` is a table, or a row group of one, whose rows
+    all have the same number of cells, at least :data:`GRID_COLUMNS` in at
+    least :data:`GRID_ROWS` rows: a grid of columns (a player's stats by
+    season, a header row of ``<td>`` included), whose cells alike in markup
+    are no list within a row. Folding them made each row a different run
+    of "lists", merged into dozens of optional cells that fit no page.
+
+    >>> from lxml import html
+    >>> row = "<tr>" + "<td>1</td>" * 6 + "</tr>"
+    >>> _grid(html.fromstring(f"<table>{row * 3}</table>"))
+    True
+    >>> _grid(html.fromstring(f"<table>{row * 2}<tr><td>x</td></tr></table>"))
+    False
+    """
+    table = element.getparent() if element.tag in ROW_GROUPS else element
+    if table is None or table.tag != "table":
+        return False
+    rows = _rows(table)
+    widths = {sum(isinstance(cell.tag, str) for cell in row) for row in rows}
+    return len(rows) >= GRID_ROWS and len(widths) == 1 and min(widths) >= GRID_COLUMNS
 
 
 def in_body_cell(element: etree._Element) -> bool:
