@@ -12,7 +12,7 @@ from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.induction._fold import fold_children
 from scrapy_wrapx.induction._info import Info, Scratch, refresh
 from scrapy_wrapx.induction._labels import text_label
-from scrapy_wrapx.induction._tables import fold_rows, has_header, in_body_cell, keeps_cells
+from scrapy_wrapx.induction._tables import PageTables, fold_rows
 from scrapy_wrapx.template import Blob, Elem, Text, TNode
 
 #: Nodes deeper than this become a :class:`~scrapy_wrapx.template.Blob`:
@@ -25,26 +25,27 @@ def instance(scratch: Scratch, tree: PageTree, template: frozenset[str]) -> Elem
     finished before their parent, so each node's profile can be built from
     theirs, and folding of repeats (:mod:`._fold`) runs on the way up)."""
     made: dict[int, TNode] = {}
+    tables = PageTables()
     nodes = tree.nodes
     for node in reversed(nodes):
         if node.depth > DEPTH_CAP:
             continue
         if node.tag == TEXT:
-            data_only = in_body_cell(node.element)
+            data_only = tables.in_body_cell(node.element)
             made[node.index] = _text(scratch, node.value, frozenset() if data_only else template)
         else:
-            made[node.index] = _elem(scratch, node, made)
+            made[node.index] = _elem(scratch, node, made, tables)
     root = made[nodes[0].index]
     assert isinstance(root, Elem)
     return root
 
 
-def _folded(scratch: Scratch, node: Node, children: list[TNode]) -> list[TNode]:
+def _folded(scratch: Scratch, node: Node, children: list[TNode], tables: PageTables) -> list[TNode]:
     """An element's children, repetitions folded: a header table's body
     rows are records and its cells columns (:mod:`._tables`)."""
-    if keeps_cells(node.element):
+    if tables.keeps_cells(node.element):
         return children
-    if has_header(node.element):
+    if tables.has_header(node.element):
         return fold_rows(scratch, children)
     return fold_children(scratch, children)
 
@@ -60,7 +61,7 @@ def _text(scratch: Scratch, value: str, template: frozenset[str]) -> Text:
     return text
 
 
-def _elem(scratch: Scratch, node: Node, made: dict[int, TNode]) -> Elem:
+def _elem(scratch: Scratch, node: Node, made: dict[int, TNode], tables: PageTables) -> Elem:
     """The template of one element, its children's (in ``made``) folded
     into it, or a blob for them at the depth cap."""
     attrs: dict[str, str | None] = {str(k): str(v) for k, v in node.element.attrib.items()}
@@ -70,7 +71,8 @@ def _elem(scratch: Scratch, node: Node, made: dict[int, TNode]) -> Elem:
         scratch[blob] = Info(frozenset({("*",)}), 1, label="*")
         elem.children = [blob]
     else:
-        elem.children = _folded(scratch, node, [made.pop(child.index) for child in node.children])
+        children = [made.pop(child.index) for child in node.children]
+        elem.children = _folded(scratch, node, children, tables)
     refresh(scratch, elem)
     scratch[elem].sources = [node.element]
     return elem

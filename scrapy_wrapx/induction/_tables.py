@@ -3,7 +3,7 @@
 A ``<table>`` whose first row is all ``<th>`` (in a ``<thead>`` or the
 table's first ``<tr>``) is a list of records whose columns the header names:
 Size, Color, In stock. Its cells are *columns*, never a list: a row's cells
-are not folded into a set (:func:`keeps_cells`, on each seed), so the
+are not folded into a set (:meth:`PageTables.keeps_cells`, on each seed), so the
 template keeps one cell per column and each column's field is named after
 its header (:mod:`._naming`); and its body rows are a list, even when every
 seed shows one row (:func:`widen_rows`, as :func:`._sets.widen_bylines`
@@ -46,72 +46,96 @@ def _is_header(row: etree._Element) -> bool:
     return len(cells) >= MIN_COLUMNS and all(cell.tag == "th" for cell in cells)
 
 
-def has_header(element: etree._Element) -> bool:
-    """Whether ``element`` is a table, or a row group of one, whose first
-    row is a header row."""
+def _table_of(element: etree._Element) -> etree._Element | None:
+    """The table ``element`` is, or whose row group it is; None for
+    anything else."""
     table = element.getparent() if element.tag in ROW_GROUPS else element
-    if table is None or table.tag != "table":
-        return False
-    rows = _rows(table)
-    return bool(rows) and _is_header(rows[0])
+    return table if table is not None and table.tag == "table" else None
 
 
-def keeps_cells(element: etree._Element) -> bool:
-    """Whether ``element`` is a row of a table with a header row, or of a
-    grid (:func:`_grid`): its cells are columns, not repetitions.
-
-    >>> from lxml import html
-    >>> table = html.fromstring(
-    ...     "<table><tr><th>Size</th><th>Color</th></tr><tr><td>M</td><td>Red</td></tr></table>"
-    ... )
-    >>> [keeps_cells(row) for row in table.iter("tr")]
-    [True, True]
-    """
-    parent = element.getparent()
-    return element.tag == "tr" and parent is not None and (has_header(parent) or _grid(parent))
-
-
-#: Fewest rows, and fewest cells in each, of a grid (see :func:`_grid`).
+#: Fewest rows, and fewest cells in each, of a grid (see :meth:`PageTables.grid`).
 #: Narrower tables are left to folding: a specs table's label, value and
 #: unit cells are named fields, not columns of records.
 GRID_ROWS = 3
 GRID_COLUMNS = 6
 
 
-def _grid(element: etree._Element) -> bool:
-    """Whether ``element`` is a table, or a row group of one, whose rows
-    all have the same number of cells, at least :data:`GRID_COLUMNS` in at
-    least :data:`GRID_ROWS` rows: a grid of columns (a player's stats by
-    season, a header row of ``<td>`` included), whose cells alike in markup
-    are no list within a row. Folding them made each row a different run
-    of "lists", merged into dozens of optional cells that fit no page.
+class PageTables:
+    """What induction asks of one page's tables, worked out once per
+    table: every row and every text of a table asks, so reading all its
+    rows on each question would be quadratic in them.
 
-    >>> from lxml import html
-    >>> row = "<tr>" + "<td>1</td>" * 6 + "</tr>"
-    >>> _grid(html.fromstring(f"<table>{row * 3}</table>"))
-    True
-    >>> _grid(html.fromstring(f"<table>{row * 2}<tr><td>x</td></tr></table>"))
-    False
-    """
-    table = element.getparent() if element.tag in ROW_GROUPS else element
-    if table is None or table.tag != "table":
+    Tables are remembered by identity, each with its element, so an
+    identity is not reused while this lives (one page's induction)."""
+
+    def __init__(self) -> None:
+        self._facts: dict[int, tuple[etree._Element, bool, bool]] = {}
+
+    def _of(self, table: etree._Element) -> tuple[etree._Element, bool, bool]:
+        found = self._facts.get(id(table))
+        if found is None:
+            rows = _rows(table)
+            widths = {sum(isinstance(cell.tag, str) for cell in row) for row in rows}
+            grid = len(rows) >= GRID_ROWS and len(widths) == 1 and min(widths) >= GRID_COLUMNS
+            found = (table, bool(rows) and _is_header(rows[0]), grid)
+            self._facts[id(table)] = found
+        return found
+
+    def has_header(self, element: etree._Element) -> bool:
+        """Whether ``element`` is a table, or a row group of one, whose
+        first row is a header row."""
+        table = _table_of(element)
+        return table is not None and self._of(table)[1]
+
+    def grid(self, element: etree._Element) -> bool:
+        """Whether ``element`` is a table, or a row group of one, whose
+        rows all have the same number of cells, at least
+        :data:`GRID_COLUMNS` in at least :data:`GRID_ROWS` rows: a grid of
+        columns (a player's stats by season, a header row of ``<td>``
+        included), whose cells alike in markup are no list within a row.
+        Folding them made each row a different run of "lists", merged into
+        dozens of optional cells that fit no page.
+
+        >>> from lxml import html
+        >>> row = "<tr>" + "<td>1</td>" * 6 + "</tr>"
+        >>> PageTables().grid(html.fromstring(f"<table>{row * 3}</table>"))
+        True
+        >>> PageTables().grid(html.fromstring(f"<table>{row * 2}<tr><td>x</td></tr></table>"))
+        False
+        """
+        table = _table_of(element)
+        return table is not None and self._of(table)[2]
+
+    def keeps_cells(self, element: etree._Element) -> bool:
+        """Whether ``element`` is a row of a table with a header row, or of
+        a grid: its cells are columns, not repetitions.
+
+        >>> from lxml import html
+        >>> table = html.fromstring(
+        ...     "<table><tr><th>Size</th><th>Color</th></tr><tr><td>M</td><td>Red</td></tr></table>"
+        ... )
+        >>> [PageTables().keeps_cells(row) for row in table.iter("tr")]
+        [True, True]
+        """
+        parent = element.getparent()
+        return (
+            element.tag == "tr"
+            and parent is not None
+            and (self.has_header(parent) or self.grid(parent))
+        )
+
+    def in_body_cell(self, element: etree._Element) -> bool:
+        """Whether ``element`` is, or is inside, a body cell of a table
+        whose cells are columns (:meth:`keeps_cells`): its texts are data
+        whatever they repeat ("yes" in an "In stock" column on every seed
+        is a value, not a label)."""
+        for ancestor in (element, *element.iterancestors()):
+            if ancestor.tag in ("td", "th"):
+                row = ancestor.getparent()
+                return row is not None and self.keeps_cells(row) and not _is_header(row)
+            if ancestor.tag in ("table", "body"):
+                return False
         return False
-    rows = _rows(table)
-    widths = {sum(isinstance(cell.tag, str) for cell in row) for row in rows}
-    return len(rows) >= GRID_ROWS and len(widths) == 1 and min(widths) >= GRID_COLUMNS
-
-
-def in_body_cell(element: etree._Element) -> bool:
-    """Whether ``element`` is, or is inside, a body cell of a table with a
-    header row: its texts are data whatever they repeat ("yes" in an "In
-    stock" column on every seed is a value, not a label)."""
-    for ancestor in (element, *element.iterancestors()):
-        if ancestor.tag in ("td", "th"):
-            row = ancestor.getparent()
-            return row is not None and keeps_cells(row) and not _is_header(row)
-        if ancestor.tag in ("table", "body"):
-            return False
-    return False
 
 
 def fold_rows(scratch: Scratch, children: list[TNode]) -> list[TNode]:
