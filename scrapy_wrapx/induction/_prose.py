@@ -25,7 +25,7 @@ template.Blob`, whose field holds the text of whatever the page puts there
 from __future__ import annotations
 
 from scrapy_wrapx.induction._info import Info, Scratch, refresh
-from scrapy_wrapx.template import Blob, Elem, Opt, Set, Text, TNode
+from scrapy_wrapx.template import Blob, Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Elements that only mark up running text.
 PROSE_TAGS = frozenset(
@@ -114,26 +114,16 @@ def _text_measures(scratch: Scratch, items: list[TNode]) -> tuple[float, float, 
     ``items``; None when anything but text markup is there."""
     prose = labels = 0.0
     colons = 0
-    stack: list[TNode] = list(items)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Elem):
-            if node.tag not in PROSE_TAGS:
-                return None
-            stack.extend(node.children)
-        elif isinstance(node, Text):
+    for node in (node for item in items for node in iter_nodes(item)):
+        if isinstance(node, Blob) or (isinstance(node, Elem) and node.tag not in PROSE_TAGS):
+            return None  # other markup, or a blob already: leave it
+        if isinstance(node, Text):
             words = _words(scratch, node)
             if words >= SENTENCE_WORDS:
                 prose += words
             elif node.fixed and words <= LABEL_WORDS:
                 labels += words
                 colons += (node.parts[0] or "").rstrip().endswith(":")
-        elif isinstance(node, Set):
-            stack.extend(node.children)
-        elif isinstance(node, Opt):
-            stack.append(node.child)
-        else:
-            return None  # a blob already: leave it
     return prose, labels, colons
 
 
