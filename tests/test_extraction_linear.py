@@ -20,7 +20,7 @@ import pytest
 from scrapy_wrapx.dom import parse
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
-from scrapy_wrapx.template import Template
+from scrapy_wrapx.template import Elem, Opt, Template, Text, TNode
 from tests.hedges import FAMILIES, list_then_stranger, seed_pages
 
 SHORT, LONG = 200, 800
@@ -63,3 +63,42 @@ def test_a_list_with_a_stranger_after_it_keeps_every_row() -> None:
     assert extraction.matched
     rows = max(extraction.records.values(), key=len)
     assert len(rows) == 300
+
+
+def _nested_template(depth: int) -> Template:
+    """``depth`` nested levels, each a hedge the plans must search: two
+    optional ``<span>`` blocks no shallow fit tells apart (one holds an
+    ``<i>``, the other a ``<b>``), then the next level."""
+    level: list[TNode] = []
+    for _ in range(depth):
+        level = [
+            Opt(Elem("span", {}, [Elem("i", {}, [Text([None])])])),
+            Opt(Elem("span", {}, [Elem("b", {}, [Text([None])])])),
+            *([Elem("div", {"class": "level"}, level)] if level else []),
+        ]
+    return Template(Elem("body", {}, level))
+
+
+def _nested_page(depth: int) -> str:
+    """Every level takes the second block, which the shallow parse, taking
+    the first, gets wrong: a deep misfit, then a second, exact parse."""
+    html = ""
+    for number in range(depth):
+        inner = f'<div class="level">{html}</div>' if html else ""
+        html = f"<span><b>value {number}</b></span>{inner}"
+    return f"<html><body>{html}</body></html>"
+
+
+def test_a_misfit_at_every_depth_costs_work_linear_in_the_depth() -> None:
+    """A hedge parsed twice (shallow, then exact) matches what both parses
+    share only once: without that, each level doubled the work below it,
+    exponential in the depth (tables of optional rows of optional cells)."""
+    counts = {}
+    for depth in (6, 12):
+        template = _nested_template(depth)
+        extraction = extract(template, _nested_page(depth))
+        assert extraction.score == 1.0
+        slots = [value for value in extraction.data.values() if isinstance(value, tuple)]
+        assert sorted(slots) == sorted((f"value {number}",) for number in range(depth))
+        counts[depth] = _calls(template, _nested_page(depth))
+    assert counts[12] <= counts[6] * 2 * SLACK, counts

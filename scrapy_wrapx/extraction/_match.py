@@ -44,6 +44,10 @@ class Matcher(Fits):
         #: Whether the last parse had a choice to make.
         self.ambiguous = False
         self.hits = 0
+        #: Hedges already matched by a plan that may match deeply twice
+        #: (see :meth:`hedge`): ``(items, owner index, start, end)`` to
+        #: ``(items, weight, environment, misfits, explained, hits)``.
+        self.hedges: dict[tuple[int, int, int, int], tuple[Any, ...]] = {}
 
     # -- deep matching, one visit per page node ----------------------------
 
@@ -99,13 +103,43 @@ class Matcher(Fits):
         end: int,
         env: Env,
     ) -> float:
-        """Match ``owner.children[start:end]`` as ``items`` (see :mod:`._plan`)."""
+        """Match ``owner.children[start:end]`` as ``items`` (see :mod:`._plan`).
+
+        A greedy pass that fails, or a search whose shallow parse misfits,
+        matches its hedge deeply a second time; each enclosing hedge that
+        does so doubles the work below it, so a page that fits badly at
+        several depths (rows of optional cells in tables of optional rows)
+        took time exponential in the depth. Such a hedge's result is kept
+        and replayed when the same hedge is matched again, so every hedge
+        is matched deeply once per parse that needs it."""
         if plan == TAGS:
             assert tags is not None
             return self._positional(items, tags, owner, start, end, env)
+        key = (id(items), owner.index, start, end)
+        done = self.hedges.get(key)
+        if done is not None and done[0] is items:
+            _, weight, local, misfits, explained, hits = done
+            self.misfits += misfits
+            self.explained += explained
+            self.hits += hits
+            env.update(local)
+            return float(weight)
+        before = (self.misfits, self.explained, self.hits)
+        local: Env = {}
         if plan == GREEDY:
-            return self._deterministic(items, owner, start, end, env)
-        return self.search(items, owner, start, end, env)
+            weight = self._deterministic(items, owner, start, end, local)
+        else:
+            weight = self.search(items, owner, start, end, local)
+        self.hedges[key] = (
+            items,
+            weight,
+            local,
+            self.misfits - before[0],
+            self.explained - before[1],
+            self.hits - before[2],
+        )
+        env.update(local)
+        return weight
 
     def _positional(
         self, items: list[TNode], tags: tuple[str, ...], owner: Node, start: int, end: int, env: Env
