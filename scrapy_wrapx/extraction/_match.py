@@ -118,12 +118,12 @@ class Matcher(Fits):
         key = (id(items), owner.index, start, end)
         done = self.hedges.get(key)
         if done is not None and done[0] is items:
-            _, weight, local, misfits, explained, hits = done
+            _, found, kept, misfits, explained, hits = done
             self.misfits += misfits
             self.explained += explained
             self.hits += hits
-            env.update(local)
-            return float(weight)
+            env.update(kept)
+            return float(found)
         before = (self.misfits, self.explained, self.hits)
         local: Env = {}
         if plan == GREEDY:
