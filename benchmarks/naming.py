@@ -51,7 +51,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "name": ("name", "title", "heading"),
     "model": ("model", "name", "title"),
     "author": ("author", "authors", "writer", "creator", "byline"),
-    "price": ("price", "cost", "amount"),
+    "price": ("price", "cost", "amount", "msrp"),
     "isbn": ("isbn", "isbn13", "isbn10"),
     "publisher": ("publisher",),
     "publication": ("published", "publication", "pubdate", "release"),
