@@ -20,7 +20,7 @@ import pytest
 from scrapy_wrapx.dom import parse
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
-from scrapy_wrapx.template import Elem, Opt, Template, Text, TNode
+from scrapy_wrapx.template import Elem, Opt, Set, Template, Text, TNode
 from tests.hedges import FAMILIES, list_then_stranger, seed_pages
 
 SHORT, LONG = 200, 800
@@ -28,13 +28,15 @@ SHORT, LONG = 200, 800
 SLACK = 1.2
 
 
-def _calls(template: Template, html: str) -> int:
+def _calls(template: Template, html: str, only: frozenset[str] = frozenset()) -> int:
+    """Python function calls during the extraction (of the functions named
+    ``only``, if given)."""
     tree = parse(html)
     count = 0
 
     def hook(frame: FrameType, event: str, arg: Any) -> None:
         nonlocal count
-        if event == "call":
+        if event == "call" and (not only or frame.f_code.co_name in only):
             count += 1
 
     sys.setprofile(hook)
@@ -102,3 +104,29 @@ def test_a_misfit_at_every_depth_costs_work_linear_in_the_depth() -> None:
         assert sorted(slots) == sorted((f"value {number}",) for number in range(depth))
         counts[depth] = _calls(template, _nested_page(depth))
     assert counts[12] <= counts[6] * 2 * SLACK, counts
+
+
+def _two_lists_template() -> Template:
+    """Two lists of alike rows, then a closing block: the parse tries the
+    second list at every row the first could end at."""
+
+    def row() -> Elem:
+        return Elem("p", {"class": "row"}, [Text([None])])
+
+    closing = Elem("div", {"class": "end"}, [Text(["The end"])])
+    return Template(Elem("body", {}, [Set([row()]), Set([row()]), closing]))
+
+
+def test_a_list_tried_at_every_row_matches_each_row_once() -> None:
+    """Where a page lacks what follows two lists, the parse tries the second
+    list from every row: each repetition's hedge is matched once per start,
+    not again for every start before it (a walk over all the rows after
+    each start, quadratic in the rows). The sets of ends the parse keeps
+    still grow with the rows: that part of the parse is not linear yet."""
+    template = _two_lists_template()
+    counts = {}
+    for rows in (SHORT, LONG):
+        page = "".join(f'<p class="row">row {n}</p>' for n in range(rows))
+        html = f"<html><body>{page}</body></html>"
+        counts[rows] = _calls(template, html, frozenset({"hedge_ends", "_exact_hedge"}))
+    assert counts[LONG] <= counts[SHORT] * (LONG / SHORT) * SLACK, counts

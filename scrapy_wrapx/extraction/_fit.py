@@ -81,16 +81,37 @@ def parse_spans(
     return None
 
 
-def repeat_ends(item: Set, owner: Node, j: int, hedge: HedgeEnds) -> frozenset[int]:
+def repeat_ends(
+    item: Set,
+    owner: Node,
+    j: int,
+    hedge: HedgeEnds,
+    memo: dict[tuple[int, int, int], frozenset[int]],
+) -> frozenset[int]:
     """Where one or more repetitions of ``item`` can end when they start
-    at ``j``: a fixpoint over the ends of one repetition."""
-    reached: set[int] = set()
-    frontier = frozenset((j,))
-    while frontier:
-        new = frozenset(e for e in hedge(item.children, owner, frontier) if e > j) - reached
-        reached |= new
-        frontier = new
-    return frozenset(reached)
+    at ``j``: the ends of one repetition, and from each of them on.
+
+    Worked out for every start the repetitions reach, from the last back,
+    and kept in ``memo`` (the caller's table of ends, keyed by uid, owner
+    index and start): a parse tries a set at many starts of a long hedge
+    (a table's rows), and a fixpoint from each start walked all the rows
+    after it again, quadratic in them."""
+    uid, index = item.uid, owner.index
+    one: dict[int, frozenset[int]] = {}
+    stack = [j]
+    while stack:
+        start = stack.pop()
+        if start in one or (start != j and (uid, index, start) in memo):
+            continue
+        ends = frozenset(e for e in hedge(item.children, owner, frozenset((start,))) if e > start)
+        one[start] = ends
+        stack.extend(ends)
+    for start in sorted(one, reverse=True):
+        reached = set(one[start])
+        for end in one[start]:
+            reached |= memo[(uid, index, end)]
+        memo[(uid, index, start)] = frozenset(reached)
+    return memo[(uid, index, j)]
 
 
 class Fits:
@@ -180,7 +201,7 @@ class Fits:
         elif isinstance(item, Opt):
             result = self.item_ends(item.child, owner, j) | {j}
         elif isinstance(item, Set):
-            result = repeat_ends(item, owner, j, self.hedge_ends)
+            result = repeat_ends(item, owner, j, self.hedge_ends, self.ends_memo)
         else:  # Blob: any hedge
             result = frozenset(range(j, len(owner.children) + 1))
         self.ends_memo[key] = result
@@ -355,7 +376,7 @@ class Fits:
         elif isinstance(item, Opt):
             result = self.exact_ends(item.child, owner, j) | {j}
         elif isinstance(item, Set):
-            result = repeat_ends(item, owner, j, self._exact_hedge)
+            result = repeat_ends(item, owner, j, self._exact_hedge, self.exact_memo)
         else:
             result = self.item_ends(item, owner, j)
         self.exact_memo[key] = result
