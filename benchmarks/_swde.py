@@ -28,6 +28,7 @@ TUNING_EXTRA_SITES = frozenset(
         "nbaplayer/slam",
         "restaurant/pickarestaurant",
         "university/usnews",
+        "auto/cars",
     }
 )
 
