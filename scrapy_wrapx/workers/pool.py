@@ -407,13 +407,13 @@ class WorkerPool:
         self._ids += 1
         return self._ids
 
+    def _alive(self) -> list[_WorkerProtocol]:
+        """The workers that can take a request: none once closing."""
+        return [] if self.closing else [worker for worker in self.workers if worker.alive]
+
     def _pick(self) -> _WorkerProtocol | None:
-        alive = [worker for worker in self.workers if worker.alive]
-        return (
-            min(alive, key=lambda worker: len(worker.waiting))
-            if alive and not self.closing
-            else None
-        )
+        alive = self._alive()
+        return min(alive, key=lambda worker: len(worker.waiting)) if alive else None
 
     def _page_request(self, send: Callable[[_WorkerProtocol], Deferred[Any]]) -> Deferred[Any]:
         """``send`` a page request to the first worker with room (see
@@ -454,7 +454,7 @@ class WorkerPool:
     def _send_queued(self) -> None:
         queued = self._queued
         while queued:
-            alive = [w for w in self.workers if w.alive] if not self.closing else []
+            alive = self._alive()
             if not alive:
                 while queued:
                     queued.popleft()[1].errback(WorkerUnavailable("No page worker is running"))
