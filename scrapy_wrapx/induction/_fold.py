@@ -30,7 +30,7 @@ from scrapy_wrapx.induction._info import Scratch, content_sig, dice, refresh, te
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
-from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
 MAX_PERIOD = 3
@@ -40,6 +40,10 @@ SEPARATOR_WORDS = 2
 SEPARATOR_CHARS = 12
 #: Fewest nodes of an inline list: an element, a separator, an element.
 MIN_SEPARATED_RUN = 3
+#: Rows of a table searched for its header row (:func:`table_key`), and
+#: the fewest cells of one.
+HEADER_SCAN_ROWS = 4
+MIN_HEADER_CELLS = 2
 
 
 def _text_symbol(scratch: Scratch, node: Text) -> str:
@@ -86,7 +90,48 @@ def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
     # Cart" are, even if one says "(Hardcover)" and the other "(Paperback)".
     if not _texts_agree(pa, pb):
         return False
+    if _table_keys(scratch, a) != _table_keys(scratch, b):
+        return False
     return dice(pa, pb) >= PEER_THRESHOLD
+
+
+def _table_keys(scratch: Scratch, group: list[TNode]) -> list[tuple[str, ...] | None]:
+    """The header key of each table in a group (None for other nodes)."""
+    return [
+        table_key(scratch, node) if isinstance(node, Elem) and node.tag == "table" else None
+        for node in group
+    ]
+
+
+def table_key(scratch: Scratch, table: Elem) -> tuple[str, ...] | None:
+    """The template texts of a table's header row: its first row (among
+    the first :data:`HEADER_SCAN_ROWS`, a title row before it allowed) of
+    at least two cells that hold template texts only, ``<th>`` or
+    ``<td>``; None when it has none.
+
+    Tables under different headers are different tables, not records of
+    one list, however alike their markup: a player's season totals, game
+    log and splits share a class and half their columns, and folded into
+    one list every row became a record of optional cells of all three.
+    """
+    rows = 0
+    for node in iter_nodes(table):
+        if not isinstance(node, Elem) or node.tag != "tr" or node is table:
+            continue
+        rows += 1
+        if rows > HEADER_SCAN_ROWS:
+            return None
+        cells = [cell for cell in node.children if isinstance(cell, Elem)]
+        labels = [scratch[text].label for text in iter_nodes(node) if isinstance(text, Text)]
+        if len(cells) >= MIN_HEADER_CELLS and labels and all(map(_template_label, labels)):
+            return tuple(labels)
+    return None
+
+
+def _template_label(label: str) -> bool:
+    """Whether a text's label (:func:`._labels.text_label`) is a template
+    text's: ``#`` is data, ``#:Price:`` data after a label."""
+    return len(label) > 1 and not label.startswith("#:")
 
 
 def _texts_agree(pa: frozenset[tuple[str, ...]], pb: frozenset[tuple[str, ...]]) -> bool:

@@ -25,7 +25,7 @@ def instance(scratch: Scratch, tree: PageTree, template: frozenset[str]) -> Elem
     finished before their parent, so each node's profile can be built from
     theirs, and folding of repeats (:mod:`._fold`) runs on the way up)."""
     made: dict[int, TNode] = {}
-    tables = PageTables()
+    tables = PageTables(template)
     nodes = tree.nodes
     for node in reversed(nodes):
         if node.depth > DEPTH_CAP:
@@ -46,7 +46,7 @@ def _folded(scratch: Scratch, node: Node, children: list[TNode], tables: PageTab
     if tables.keeps_cells(node.element):
         return children
     if tables.has_header(node.element):
-        return fold_rows(scratch, children)
+        return fold_rows(scratch, children, tables)
     return fold_children(scratch, children)
 
 

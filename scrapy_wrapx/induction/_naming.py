@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scrapy_wrapx.dom import HEADINGS
-from scrapy_wrapx.induction._tables import header_texts
+from scrapy_wrapx.induction._tables import table_header
 from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
 
 #: How many levels a label and its slot may lie below their common
@@ -125,9 +125,11 @@ class _Namer:
         self.last_lead: tuple[str, list[int]] | None = None
         self.last_slot: list[int] = []
         self.sets: list[Set] = []
-        #: Header texts of the tables seen so far, by the table's uid; the
-        #: header of the column being walked.
-        self.headers: dict[int, list[str]] = {}
+        #: The header row and texts of the tables seen so far, by the
+        #: table's uid; the tables whose header row was walked; the header
+        #: of the column being walked.
+        self.headers: dict[int, tuple[Elem, list[str]] | None] = {}
+        self.below_header: set[int] = set()
         self.column = ""
         self.separators: set[int] | frozenset[int] = frozenset()
         #: Uids of the styling elements seen (:data:`STYLE_TAGS`): they
@@ -258,11 +260,15 @@ class _Namer:
         table = next((e for e in reversed(ancestors) if e.tag == "table"), None)
         if table is None:
             return None
-        header = header_texts(row)
-        if header is not None:
-            self.headers[table.uid] = header
+        if table.uid not in self.headers:
+            self.headers[table.uid] = table_header(table)
+        header = self.headers[table.uid]
+        if header is None:
             return None
-        return self.headers.get(table.uid)
+        if header[0] is row:
+            self.below_header.add(table.uid)
+            return None
+        return header[1] if table.uid in self.below_header else None
 
     def text(self, item: Text, ancestors: list[Elem]) -> None:
         if id(item) in self.separators:

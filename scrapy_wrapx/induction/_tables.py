@@ -1,15 +1,18 @@
 """Tables with a header row: records keyed by their header cells.
 
-A ``<table>`` whose first row is all ``<th>`` (in a ``<thead>`` or the
-table's first ``<tr>``) is a list of records whose columns the header names:
-Size, Color, In stock. Its cells are *columns*, never a list: a row's cells
-are not folded into a set (:meth:`PageTables.keeps_cells`, on each seed), so the
-template keeps one cell per column and each column's field is named after
-its header (:mod:`._naming`); and its body rows are a list, even when every
-seed shows one row (:func:`widen_rows`, as :func:`._sets.widen_bylines`
-generalizes a byline), so a page with three rows fits the template seeded
-with pages of one; and its body cells are slots, even those the seeds
-agree on (:func:`open_cells`).
+A ``<table>`` whose header row is all ``<th>`` (in a ``<thead>`` or among
+the table's first rows, after title rows of one cell), or all ``<td>`` that
+hold template text only above body rows of its width (a player's game log:
+``<tr class=colhead><td>DATE</td><td>OPP</td>...``), is a list of records
+whose columns the header names: Size, Color, In stock. Its cells are
+*columns*, never a list: a row's cells are not folded into a set
+(:meth:`PageTables.keeps_cells`, on each seed), so the template keeps one
+cell per column and each column's field is named after its header
+(:mod:`._naming`); and its body rows are a list, even when every seed shows
+one row (:func:`widen_rows`, as :func:`._sets.widen_bylines` generalizes a
+byline), so a page with three rows fits the template seeded with pages of
+one; and its body cells are slots, even those the seeds agree on
+(:func:`open_cells`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,14 @@ if TYPE_CHECKING:
 
 #: Fewest header cells of a header row (one ``<th>`` is a caption).
 MIN_COLUMNS = 2
+#: Rows of a table searched for its header row (title rows may come first).
+HEADER_SCAN_ROWS = 4
+#: Elements no cell of a data table holds: a "table" whose cells hold
+#: these lays out a page, and its first row of menu links is no header.
+LAYOUT_TAGS = frozenset(
+    {"table", "div", "ul", "ol", "dl", "p", "form", "section", "article", "aside", "nav"}
+    | {"h1", "h2", "h3", "h4", "h5", "h6", "iframe"}
+)
 #: Elements between a table and its rows.
 ROW_GROUPS = frozenset({"thead", "tbody", "tfoot"})
 
@@ -41,9 +52,51 @@ def _rows(table: etree._Element) -> list[etree._Element]:
     return rows
 
 
-def _is_header(row: etree._Element) -> bool:
-    cells = [cell for cell in row if isinstance(cell.tag, str)]
+def _cells(row: etree._Element) -> list[etree._Element]:
+    return [cell for cell in row if isinstance(cell.tag, str)]
+
+
+def _header_index(rows: list[etree._Element], template: frozenset[str]) -> int | None:
+    """The index of a table's header row among its first
+    :data:`HEADER_SCAN_ROWS` rows, or None: a row of ``<th>``, or of
+    ``<td>`` that hold template text only (:func:`_td_header`), above body
+    rows of its width (:func:`_heads_columns`)."""
+    for index, row in enumerate(rows[:HEADER_SCAN_ROWS]):
+        cells = _cells(row)
+        if len(cells) < MIN_COLUMNS or not _heads_columns(rows, index):
+            continue
+        if _th_row(row) or _td_header(row, rows[index + 1 :], template):
+            return index
+    return None
+
+
+def _th_row(row: etree._Element) -> bool:
+    """Whether a row is a row of :data:`MIN_COLUMNS` ``<th>`` or more."""
+    cells = _cells(row)
     return len(cells) >= MIN_COLUMNS and all(cell.tag == "th" for cell in cells)
+
+
+def _heads_columns(rows: list[etree._Element], index: int) -> bool:
+    """Whether the rows below the row at ``index`` are columns under it:
+    there are some, none is wider, most are as wide (a row of one spanning
+    cell, a total or a note, may come between). A table of rows of one to
+    four cells, a ``<th>`` row among them, is no table of records."""
+    width = len(_cells(rows[index]))
+    widths = [len(_cells(row)) for row in rows[index + 1 :]]
+    return bool(widths) and max(widths) == width and 2 * widths.count(width) > len(widths)
+
+
+def _td_header(row: etree._Element, body: list[etree._Element], template: frozenset[str]) -> bool:
+    """Whether a row of ``<td>`` heads columns: every cell holds text, all
+    of it template text (on every seed: "MIN", "PTS"), and the body rows
+    hold no layout (:data:`LAYOUT_TAGS`): a layout table's first row of
+    menu links is no header."""
+    texts = [[" ".join(str(text).split()) for text in cell.itertext()] for cell in _cells(row)]
+    if not all(any(cell) for cell in texts):
+        return False
+    if not all(text in template for cell in texts for text in cell if text):
+        return False
+    return not any(element.tag in LAYOUT_TAGS for row in body for element in row.iterdescendants())
 
 
 def _table_of(element: etree._Element) -> etree._Element | None:
@@ -68,24 +121,36 @@ class PageTables:
     Tables are remembered by identity, each with its element, so an
     identity is not reused while this lives (one page's induction)."""
 
-    def __init__(self) -> None:
-        self._facts: dict[int, tuple[etree._Element, bool, bool]] = {}
+    def __init__(self, template: frozenset[str] = frozenset()) -> None:
+        self._template = template
+        self._facts: dict[int, tuple[etree._Element, frozenset[int], bool]] = {}
 
-    def _of(self, table: etree._Element) -> tuple[etree._Element, bool, bool]:
+    def _of(self, table: etree._Element) -> tuple[etree._Element, frozenset[int], bool]:
+        """The table, the identities of its head rows (the header row and
+        the title rows above it; none without a header row), and whether
+        it is a grid."""
         found = self._facts.get(id(table))
         if found is None:
             rows = _rows(table)
-            widths = {sum(isinstance(cell.tag, str) for cell in row) for row in rows}
+            widths = {len(_cells(row)) for row in rows}
             grid = len(rows) >= GRID_ROWS and len(widths) == 1 and min(widths) >= GRID_COLUMNS
-            found = (table, bool(rows) and _is_header(rows[0]), grid)
+            header = _header_index(rows, self._template)
+            head = frozenset(map(id, rows[: header + 1])) if header is not None else frozenset()
+            found = (table, head, grid)
             self._facts[id(table)] = found
         return found
 
     def has_header(self, element: etree._Element) -> bool:
-        """Whether ``element`` is a table, or a row group of one, whose
-        first row is a header row."""
+        """Whether ``element`` is a table, or a row group of one, with a
+        header row."""
         table = _table_of(element)
-        return table is not None and self._of(table)[1]
+        return table is not None and bool(self._of(table)[1])
+
+    def head_row(self, row: etree._Element) -> bool:
+        """Whether ``row`` is a header row, or a title row above one."""
+        group = row.getparent()
+        table = _table_of(group) if group is not None else None
+        return table is not None and id(row) in self._of(table)[1]
 
     def grid(self, element: etree._Element) -> bool:
         """Whether ``element`` is a table, or a row group of one, whose
@@ -132,20 +197,27 @@ class PageTables:
         for ancestor in (element, *element.iterancestors()):
             if ancestor.tag in ("td", "th"):
                 row = ancestor.getparent()
-                return row is not None and self.keeps_cells(row) and not _is_header(row)
+                return (
+                    row is not None
+                    and self.keeps_cells(row)
+                    and not self.head_row(row)
+                    and not _th_row(row)
+                )
             if ancestor.tag in ("table", "body"):
                 return False
         return False
 
 
-def fold_rows(scratch: Scratch, children: list[TNode]) -> list[TNode]:
+def fold_rows(scratch: Scratch, children: list[TNode], tables: PageTables) -> list[TNode]:
     """The children of a header table (or its row group) with every run of
     body rows folded into one set: rows under a header are records,
-    however their values differ."""
+    however their values differ. Header rows, the title rows above the
+    first, and rows of ``<th>`` further down (a section's heading in a
+    key/value table) end a run."""
     out: list[TNode] = []
     run: list[TNode] = []
     for child in [*children, None]:
-        if isinstance(child, Elem) and child.tag == "tr" and header_texts(child) is None:
+        if isinstance(child, Elem) and child.tag == "tr" and not _head(scratch, child, tables):
             run.append(child)
             continue
         if len(run) > 1:
@@ -158,16 +230,84 @@ def fold_rows(scratch: Scratch, children: list[TNode]) -> list[TNode]:
     return out
 
 
-def header_texts(row: Elem) -> list[str] | None:
-    """The header cells' texts of a template row that is a header row
-    (every cell a ``<th>`` with fixed text only), else None."""
+def _head(scratch: Scratch, row: Elem, tables: PageTables) -> bool:
+    """Whether a seed's row template stands for a header row, a title row
+    above one, or a row of ``<th>`` further down."""
+    sources = scratch[row].sources
+    return bool(sources) and (tables.head_row(sources[0]) or _th_row(sources[0]))
+
+
+def header_texts(row: Elem, below: TNode | None = None) -> list[str] | None:
+    """The header cells' texts of a template row that is a header row,
+    else None: every cell holds fixed text only, and is a ``<th>``, or a
+    ``<td>`` above ``below``, a list of body rows of the same width (the
+    template's trace of :func:`_td_header`)."""
     cells = [child for child in row.children if not isinstance(child, Text) or not child.fixed]
-    if len(cells) < MIN_COLUMNS or not all(
-        isinstance(cell, Elem) and cell.tag == "th" for cell in cells
+    if len(cells) < MIN_COLUMNS or not all(isinstance(cell, Elem) for cell in cells):
+        return None
+    if not all(isinstance(cell, Elem) and cell.tag == "th" for cell in cells) and (
+        _body_width(below) != len(cells)
     ):
         return None
     texts = [_fixed_text(cell) for cell in cells]
     return [text for text in texts if text is not None] if None not in texts else None
+
+
+def _body_width(node: TNode | None) -> int | None:
+    """The number of cells of the rows of a set of ``<tr>`` (optional or
+    not), or None for anything else."""
+    inner = node.child if isinstance(node, Opt) else node
+    if not isinstance(inner, Set):
+        return None
+    rows = [row for row in inner.children if isinstance(row, Elem) and row.tag == "tr"]
+    if len(rows) != len(inner.children):
+        return None
+    widths = {sum(isinstance(_core(cell), Elem) for cell in row.children) for row in rows}
+    return widths.pop() if len(widths) == 1 else None
+
+
+def table_header(table: Elem) -> tuple[Elem, list[str]] | None:
+    """A template table's header row and its texts, or None."""
+    found = _header_slot(table)
+    return (found[1], found[2]) if found is not None else None
+
+
+def _header_slot(table: Elem) -> tuple[int, Elem, list[str]] | None:
+    """Where among :func:`_row_slots` a template table's header row is,
+    the row and its texts; None without one."""
+    slots = _row_slots(table)
+    for number, (group, index) in enumerate(slots[:HEADER_SCAN_ROWS]):
+        row = _core(group.children[index])
+        if isinstance(row, Elem) and row.tag == "tr":
+            below = slots[number + 1] if number + 1 < len(slots) else None
+            texts = header_texts(row, below[0].children[below[1]] if below else None)
+            if texts is not None:
+                return number, row, texts
+    return None
+
+
+def _core(node: TNode) -> TNode:
+    return node.child if isinstance(node, Opt) else node
+
+
+def _row_slots(table: Elem) -> list[tuple[Elem, int]]:
+    """Each place in the table and its row groups that holds rows (a row,
+    a set of rows, optional or not), as (group, index), in order."""
+    slots: list[tuple[Elem, int]] = []
+    for group in [table, *_row_groups(table)]:
+        for index, child in enumerate(group.children):
+            core = _core(child)
+            rows = [_core(row) for row in core.children] if isinstance(core, Set) else [core]
+            if rows and all(isinstance(row, Elem) and row.tag == "tr" for row in rows):
+                slots.append((group, index))
+    return slots
+
+
+def _body_slots(table: Elem) -> list[tuple[Elem, int]]:
+    """The row places below a template table's header row (none without
+    one)."""
+    found = _header_slot(table)
+    return _row_slots(table)[found[0] + 1 :] if found is not None else []
 
 
 def _fixed_text(cell: TNode) -> str | None:
@@ -186,9 +326,9 @@ def widen_rows(scratch: Scratch, root: Elem) -> None:
     """Make every body row of a header table a set of rows (a list of one
     on seeds that all show one row)."""
     for node in list(iter_nodes(root)):
-        if isinstance(node, Elem) and node.tag == "table" and _template_header(node):
-            for group in [node, *_row_groups(node)]:
-                group.children = [_widened(scratch, child) for child in group.children]
+        if isinstance(node, Elem) and node.tag == "table":
+            for group, index in _body_slots(node):
+                group.children[index] = _widened(scratch, group.children[index])
 
 
 def _row_groups(table: Elem) -> list[Elem]:
@@ -197,19 +337,11 @@ def _row_groups(table: Elem) -> list[Elem]:
     return [core for core in cores if isinstance(core, Elem) and core.tag in ROW_GROUPS]
 
 
-def _template_header(table: Elem) -> bool:
-    for group in [table, *_row_groups(table)]:
-        for child in group.children:
-            if isinstance(child, Elem) and child.tag == "tr":
-                return header_texts(child) is not None
-    return False
-
-
 def _widened(scratch: Scratch, node: TNode) -> TNode:
     """A body row as a set of one; an optional body row as an optional
-    set; anything else as it is."""
-    inner = node.child if isinstance(node, Opt) else node
-    if not isinstance(inner, Elem) or inner.tag != "tr" or header_texts(inner) is not None:
+    set; a set as it is."""
+    inner = _core(node)
+    if not isinstance(inner, Elem):
         return node
     rows = Set([inner])
     scratch[rows] = scratch[inner]
@@ -227,10 +359,9 @@ def open_cells(root: Elem) -> list[Text]:
     :func:`._pagetokens.template_fields` makes it template."""
     texts: list[Text] = []
     for node in list(iter_nodes(root)):
-        if isinstance(node, Elem) and node.tag == "table" and _template_header(node):
-            for group in [node, *_row_groups(node)]:
-                for child in group.children:
-                    texts.extend(_body_texts(child))
+        if isinstance(node, Elem) and node.tag == "table":
+            for group, index in _body_slots(node):
+                texts.extend(_body_texts(group.children[index]))
     for text in texts:
         if text.fixed:
             text.parts = [None]
@@ -243,7 +374,5 @@ def _body_texts(node: TNode) -> list[Text]:
     rows = inner.children if isinstance(inner, Set) else [inner]
     texts: list[Text] = []
     for row in rows:
-        core = row.child if isinstance(row, Opt) else row
-        if isinstance(core, Elem) and core.tag == "tr" and header_texts(core) is None:
-            texts.extend(text for text in iter_nodes(core) if isinstance(text, Text))
+        texts.extend(text for text in iter_nodes(row) if isinstance(text, Text))
     return texts
