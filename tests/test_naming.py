@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -192,3 +193,41 @@ def test_a_title_in_bold_is_the_title_when_no_heading_is(wrap: str) -> None:
     template = _named(pages)
     fields = extract(template, pages[0]).fields
     assert fields.get("title") == ["Autumn Sun"], fields
+
+
+MODELS = ["Acura ZDX", "Mini Cooper S", "Ford Focus Wagon", "Kia Soul", "Audi A4 Avant"]
+SEPARATORS = [" | ", " - ", " :: ", " \u2013 "]
+
+
+def _model_page(rng: random.Random, model: str, heading: str, others: str, sep: str) -> str:
+    """A model page whose ``<title>`` opens with the model and year; the
+    main heading says the same, maybe with words after it; other headings
+    hold the model too, lower or labelled, before or after it."""
+    year = rng.choice(["2010", "2011"])
+    main = f"<h1>{heading.format(f'{year} {model}')}</h1>"
+    shop = f"<h2>Shop for a {model}</h2>"
+    trim = f"<h3>{model} {rng.choice(['LX', 'EX', 'SE'])}</h3>"
+    body = {"before": shop + main + trim, "after": main + trim + shop}[others]
+    return (
+        f"<html><head><title>{year} {model}{sep}Autos Site</title></head><body>"
+        f"<div id='HeaderFix'>{body}</div><p>Price {rng.randint(9, 60)},000</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize("heading", ["{}", "{} TECH SPECS", "{} Summary"])
+@pytest.mark.parametrize("others", ["before", "after"])
+@pytest.mark.parametrize("seed", range(2))
+def test_the_heading_the_title_opens_with_is_the_title(
+    heading: str, others: str, seed: int
+) -> None:
+    """Of several headings that hold the model, the title is the one the
+    page ``<title>`` holds first, or opens with ("2010 MINI COOPER TECH
+    SPECS" under "2010 MINI Cooper | Autoweb.com"), wherever it stands
+    and whatever its class or id says; not the labelled "Shop for a
+    ..." heading, nor a lower one."""
+    rng = random.Random(seed)
+    sep = rng.choice(SEPARATORS)
+    pages = [_model_page(rng, model, heading, others, sep) for model in MODELS]
+    template = _named(pages)
+    fields = extract(template, _model_page(rng, "Volvo V60", heading, others, sep)).fields
+    assert [value.split()[1:3] for value in fields.get("title", [])] == [["Volvo", "V60"]], fields

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -257,10 +258,14 @@ def semantic_name(values: Sequence[list[str]], evidence: Sequence[PageEvidence])
     return _votes(counts, pages)
 
 
-def in_title(values: Sequence[list[str]], evidence: Sequence[PageEvidence]) -> bool:
-    """Whether the page title holds the field's value on most seed pages."""
+def in_title(
+    values: Sequence[list[str]], evidence: Sequence[PageEvidence], *, heading: bool = False
+) -> bool:
+    """Whether the page title holds the field's value on most seed pages
+    (for a heading, or the heading opens with a part of the title: see
+    :meth:`._semantic.PageEvidence.heads_title`)."""
     shown = [(v, e) for v, e in zip(values, evidence, strict=True) if v]
-    hits = sum(e.in_title(v[0]) for v, e in shown)
+    hits = sum((e.heads_title if heading else e.in_title)(v[0]) for v, e in shown)
     return bool(shown) and hits >= max(1, AGREEMENT * len(shown))
 
 
@@ -304,7 +309,7 @@ def propose(
         context.evidence["role"] = role
         return role, SEMANTIC
     tag = _tag(context)
-    if tag in HEADINGS and in_title(values, evidence):
+    if tag in HEADINGS and in_title(values, evidence, heading=True):
         context.evidence["role"] = "title"
         return "title", SEMANTIC
     if words:
@@ -314,6 +319,28 @@ def propose(
 
 def _tag(context: FieldContext) -> str:
     return context.chain[-1].tag if context.chain else ""
+
+
+def _heading_rank(
+    context: FieldContext,
+    values: Sequence[Mapping[str, list[str]]],
+    evidence: Sequence[PageEvidence],
+) -> tuple[float, int, bool]:
+    """Which of several fields proposed as the title is the page's title
+    (the first of equals in page order): the one the title holds first (a
+    title names its entity first: "2010 Acura ZDX Summary" holds the
+    ``h1`` "2010 Acura ZDX" before the ``h2`` "Shop for a Acura ZDX"),
+    then the highest heading (one a semantic key names, in no heading,
+    after all headings), then one without a label."""
+    tag = _tag(context)
+    per_page = (page.get(context.info.name, []) for page in values)
+    positions = [e.title_position(v[0]) for v, e in zip(per_page, evidence, strict=True) if v]
+    known = [p for p in positions if p is not None]
+    return (
+        statistics.median(known) if known else float("inf"),
+        int(tag[1:]) if tag in HEADINGS else len(HEADINGS) + 1,
+        bool(context.info.label),
+    )
 
 
 def _title_field(
@@ -397,6 +424,7 @@ def _wanted_names(
     unnamed: list[str] = []
     # Texts first: a link is named after the text it holds.
     ordered = sorted(contexts.items(), key=lambda item: not item[1].info.slot.isdigit())
+    headings: list[str] = []
     for name, context in ordered:
         if name in kept:
             continue
@@ -406,11 +434,15 @@ def _wanted_names(
         if strength == TAG or (strength == CLASS and proposal in wanted.values()):
             proposal = copy_label_name(template, context.info) or proposal
         if proposal == "title":
-            proposal = proposal if not title_taken else "heading"
-            title_taken = True
+            headings.append(name)
+            proposal = "heading"
         if strength == TAG and proposal == _tag_name(context, _tag(context)):
             unnamed.append(name)
         wanted[name] = proposal
+    if headings and not title_taken:
+        best = min(headings, key=lambda name: _heading_rank(contexts[name], values, evidence))
+        wanted[best] = "title"
+        title_taken = True
     if not title_taken:
         title = _title_field(unnamed, contexts, values, evidence)
         if title:

@@ -42,6 +42,10 @@ _INNER_KEYS = frozenset({"name", "value", "text", "amount", "content", "url", "@
 _IGNORED_KEYS = frozenset({"type", "context", "id", "site_name", "locale", "description_type"})
 #: A title match needs at least this many characters (a "1" is in any title).
 MIN_TITLE_CHARS = 3
+#: What separates a page title's parts: "Dune | Books-A-Million".
+_TITLE_PARTS = re.compile(r"\s+(?:[|\-\u2013\u2014:\u00bb\u2022]|::)\s+")
+#: A heading that opens with a part of the title this long heads the page.
+MIN_TITLE_PART_CHARS = 8
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _KEY_CHARS = re.compile(r"[^a-z0-9]+")
@@ -86,6 +90,36 @@ class PageEvidence:
     def in_title(self, value: str) -> bool:
         text = canon(value)
         return len(text) >= MIN_TITLE_CHARS and any(text in title for title in self.titles)
+
+    def heads_title(self, value: str) -> bool:
+        """Whether a heading's text is in the title, or opens with a part
+        of it: "2010 MINI COOPER TECH SPECS" under the title "2010 MINI
+        Cooper | Autoweb.com".
+
+        >>> PageEvidence(titles=["2010 mini cooper | autoweb.com"]).heads_title(
+        ...     "2010 MINI COOPER TECH SPECS"
+        ... )
+        True
+        """
+        return self.title_position(value) is not None
+
+    def title_position(self, value: str) -> int | None:
+        """Where in the title a heading's text is (:meth:`heads_title`),
+        or the part of the title it opens with; None if neither. A page's
+        title names its entity first ("Dune - Science Fiction - Books")."""
+        text = canon(value)
+        found: list[int] = []
+        for title in self.titles:
+            if len(text) >= MIN_TITLE_CHARS and text in title:
+                found.append(title.index(text))
+                continue
+            start = 0
+            for part in _TITLE_PARTS.split(title):
+                start = title.index(part, start)
+                if len(part) >= MIN_TITLE_PART_CHARS and text.startswith(part):
+                    found.append(start)
+                    break
+        return min(found) if found else None
 
 
 def page_evidence(tree: PageTree) -> PageEvidence:
