@@ -73,7 +73,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "genre": ("genre", "genres", "category"),
     "director": ("director", "directors", "directed"),
     "mpaa": ("mpaa", "rated", "rating", "contentrating"),
-    "engine": ("engine",),
+    "engine": ("engine", "engines"),
     "fuel": ("fuel", "mpg"),
     "economy": ("economy", "mpg"),
 }
