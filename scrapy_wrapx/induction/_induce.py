@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from scrapy_wrapx.dom import PageTree, parse
+from scrapy_wrapx.dom import HEADINGS, PageTree, parse
 from scrapy_wrapx.induction._copies import copied_fields, note_copy_labels
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
@@ -141,17 +141,26 @@ def _merge_seeds(scratch: Scratch, trees: list[PageTree]) -> Elem:
 
 
 def _tokenize_texts(scratch: Scratch, root: Elem) -> list[Text]:
-    """Split every variant text into its fixed tokens and slots; returns
-    the texts that separate repetitions (never fields)."""
+    """Split every variant text into its fixed tokens and slots (a text in
+    a heading into one slot at most, between its fixed prefix and suffix);
+    returns the texts that separate repetitions (never fields)."""
     separators: list[Text] = []
-    for node in iter_nodes(root):
-        if not isinstance(node, Text):
-            continue
-        info = scratch[node]
-        if not node.fixed and info.samples:
-            node.parts = derive_parts(info.samples)
-        if info.sep:
-            separators.append(node)
+    stack: list[tuple[TNode, bool]] = [(root, False)]
+    while stack:
+        node, in_heading = stack.pop()
+        if isinstance(node, Elem):
+            below = in_heading or node.tag in HEADINGS
+            stack.extend((child, below) for child in reversed(node.children))
+        elif isinstance(node, Set):
+            stack.extend((child, in_heading) for child in reversed(node.children))
+        elif isinstance(node, Opt):
+            stack.append((node.child, in_heading))
+        elif isinstance(node, Text):
+            info = scratch[node]
+            if not node.fixed and info.samples:
+                node.parts = derive_parts(info.samples, whole=in_heading)
+            if info.sep:
+                separators.append(node)
     return separators
 
 

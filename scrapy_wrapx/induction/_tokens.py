@@ -246,9 +246,15 @@ def _cut_before(fixed: str, rests: list[str], closer: str = "") -> bool:
     )
 
 
-def derive_parts(samples: Sequence[str]) -> list[str | None]:
+def derive_parts(samples: Sequence[str], *, whole: bool = False) -> list[str | None]:
     """The parts (fixed strings, ``None`` slots) of a text seen with the
-    distinct values ``samples``."""
+    distinct values ``samples``; ``whole`` keeps the data one slot however
+    separators cut it (a heading names one thing: "Nikon Coolpix - Red -
+    L22" is a camera's name, not a name, a colour and a code).
+
+    >>> derive_parts(["A b - Red - X1", "C d - Blue - Y2", "E f - Grey - Z3"], whole=True)
+    [None]
+    """
     values = list(dict.fromkeys(samples))
     if len(values) == 1:
         return [values[0]]
@@ -262,7 +268,7 @@ def derive_parts(samples: Sequence[str]) -> list[str | None]:
     parts: list[str | None] = []
     if prefix:
         parts.append("".join(prefix))
-    parts.extend(_middle_parts(middles, allow_words))
+    parts.extend([None] if whole else _middle_parts(middles, allow_words))
     if suffix:
         parts.append("".join(suffix))
     return parts if _fits_all(parts, values) else [None]
