@@ -128,3 +128,41 @@ def test_the_field_that_stays_takes_the_label_of_its_dropped_copy(label: str, id
     assert year_fields == ["_".join(label.lower().split())]
     assert len(publisher_fields) == 1
     assert "publisher" in publisher_fields[0]
+
+
+MAKERS = ["Nikon", "Olympus", "Kodak", "Samsung", "Canon", "Fujifilm"]
+MARKUP = [
+    "<div id='divMfgLogo'><a href='/m/{v}'><b>{v}</b></a></div>",
+    "<div class='brand-box'><span>{v}</span></div>",
+    "<p class='logoLink'><a href='/m/{v}'>{v}</a></p>",
+]
+
+
+def _maker_page(index: int, label: str, idiom: str, markup: str) -> str:
+    """A maker shown first in markup whose class or id words name it
+    loosely, then again in a details block under the page's label."""
+    maker = MAKERS[index]
+    return (
+        f"<body><h1>Camera {TITLES[index]}</h1>{markup.format(v=maker)}"
+        f"<p class='price'>Price: {PRICES[index]}</p>"
+        f"<div class='specs'>{LABEL_IDIOMS[idiom](label, maker)}</div>"
+        "<div id='foot'>Free delivery</div></body>"
+    )
+
+
+@pytest.mark.parametrize("markup", MARKUP)
+@pytest.mark.parametrize("idiom", sorted(LABEL_IDIOMS))
+@pytest.mark.parametrize("label", ["Manufacturer", "Brand"])
+def test_the_page_label_of_a_dropped_copy_outranks_class_words(
+    label: str, idiom: str, markup: str
+) -> None:
+    """The copy that stays is named by the page's label of the other copy,
+    not by its own class or id words (the issue's order: a label before
+    class words)."""
+    pages = [_maker_page(i, label, idiom, markup) for i in range(5)]
+    trees = [dom.parse(html) for html in pages]
+    template = induce_template(trees)
+    name_template(template, trees)
+    fields = extract(template, _maker_page(5, label, idiom, markup)).fields
+    holders = [name for name, values in fields.items() if values == [MAKERS[5]]]
+    assert holders == [label.lower()], fields

@@ -431,7 +431,7 @@ def _wanted_names(
         context.inner_field = wanted.get(context.inner_field, context.inner_field)
         per_page = [page.get(name, []) for page in values]
         proposal, strength = propose(context, per_page, evidence)
-        if strength == TAG or (strength == CLASS and proposal in wanted.values()):
+        if strength <= CLASS:
             proposal = copy_label_name(template, context.info) or proposal
         if proposal == "title":
             headings.append(name)
@@ -501,9 +501,11 @@ def _set_holders(root: Elem) -> dict[str, tuple[Set, Elem | None]]:
 
 def copy_label_name(template: Template, info: FieldInfo) -> str:
     """The name the label of a dropped copy of the field gives (see
-    :mod:`._copies`), or "". It names a field whose own evidence is a tag,
-    or class words an earlier field already took: two slots of one
-    byline ("WaterBrook Press / 2010") share their element's words, and
+    :mod:`._copies`), or "". It names a field whose own evidence is a tag
+    or class words: the page's label for a value names it better than
+    markup does ("Manufacturer:" in the details table, for the maker's
+    name in a logo link of ``id="divMfgLogo"``), and two slots of one
+    byline ("WaterBrook Press / 2010") share their element's words, where
     the details table's "Publication Date:" says which the second is."""
     labels = template.meta.get(COPY_LABELS)
     if not isinstance(labels, dict):
