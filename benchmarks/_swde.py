@@ -29,6 +29,8 @@ TUNING_EXTRA_SITES = frozenset(
         "restaurant/pickarestaurant",
         "university/usnews",
         "auto/cars",
+        "camera/ecost",
+        "camera/newegg",
     }
 )
 
