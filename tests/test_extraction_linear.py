@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
+import tracemalloc
 from types import FrameType
 from typing import Any
 
@@ -121,8 +122,9 @@ def test_a_list_tried_at_every_row_matches_each_row_once() -> None:
     """Where a page lacks what follows two lists, the parse tries the second
     list from every row: each repetition's hedge is matched once per start,
     not again for every start before it (a walk over all the rows after
-    each start, quadratic in the rows). The sets of ends the parse keeps
-    still grow with the rows: that part of the parse is not linear yet."""
+    each start, quadratic in the rows). The ends found from each start
+    still number the rows after it: tried from every row, building them
+    is quadratic work in sets (not in calls, which this counts)."""
     template = _two_lists_template()
     counts = {}
     for rows in (SHORT, LONG):
@@ -130,3 +132,36 @@ def test_a_list_tried_at_every_row_matches_each_row_once() -> None:
         html = f"<html><body>{page}</body></html>"
         counts[rows] = _calls(template, html, frozenset({"hedge_ends", "_exact_hedge"}))
     assert counts[LONG] <= counts[SHORT] * (LONG / SHORT) * SLACK, counts
+
+
+#: Allowed growth of the peak memory when the hedge is LONG / SHORT times
+#: longer: sets and dicts grow by steps, so a little more than the calls.
+MEMORY_SLACK = 1.5
+
+
+def _peak_bytes(template: Template, html: str) -> int:
+    """The most memory the extraction held at once, beyond the parsed
+    tree (traced allocations: deterministic, unlike a timer)."""
+    tree = parse(html)
+    extract(template, tree)  # warm: compiled template, caches
+    tracemalloc.start()
+    try:
+        extract(template, tree)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_extraction_memory_is_linear_in_the_hedge(name: str) -> None:
+    """The ends a parse keeps grow with the hedge, not with its square:
+    keeping every start's whole set of ends of a list (each start's ends
+    and all those after them) held a quadratic number of them on a long
+    list of loose texts the template did not fit (text runs: twelve
+    times the memory for four times the rows)."""
+    family = FAMILIES[name]
+    template = induce_template(seed_pages(family))
+    rng = random.Random(7)
+    short = _peak_bytes(template, family(SHORT, rng, True))
+    long = _peak_bytes(template, family(LONG, rng, True))
+    assert long <= short * (LONG / SHORT) * MEMORY_SLACK, (name, short, long)

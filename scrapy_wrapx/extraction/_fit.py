@@ -86,32 +86,32 @@ def repeat_ends(
     owner: Node,
     j: int,
     hedge: HedgeEnds,
-    memo: dict[tuple[int, int, int], frozenset[int]],
+    steps: dict[tuple[int, int, int], frozenset[int]],
 ) -> frozenset[int]:
     """Where one or more repetitions of ``item`` can end when they start
     at ``j``: the ends of one repetition, and from each of them on.
 
-    Worked out for every start the repetitions reach, from the last back,
-    and kept in ``memo`` (the caller's table of ends, keyed by uid, owner
-    index and start): a parse tries a set at many starts of a long hedge
-    (a table's rows), and a fixpoint from each start walked all the rows
-    after it again, quadratic in them."""
+    The ends of one repetition from each start are kept in ``steps`` (the
+    caller's table, keyed by uid, owner index and start), so a parse that
+    tries a set at many starts of a long hedge (a table's rows) matches
+    each row once; the ends from ``j`` are then the starts reachable in
+    that table, found by a walk over it. (Keeping every start's whole set
+    of ends instead made memory and time quadratic in the rows.)"""
     uid, index = item.uid, owner.index
-    one: dict[int, frozenset[int]] = {}
+    reached: set[int] = set()
     stack = [j]
     while stack:
         start = stack.pop()
-        if start in one or (start != j and (uid, index, start) in memo):
-            continue
-        ends = frozenset(e for e in hedge(item.children, owner, frozenset((start,))) if e > start)
-        one[start] = ends
-        stack.extend(ends)
-    for start in sorted(one, reverse=True):
-        reached = set(one[start])
-        for end in one[start]:
-            reached |= memo[(uid, index, end)]
-        memo[(uid, index, start)] = frozenset(reached)
-    return memo[(uid, index, j)]
+        key = (uid, index, start)
+        ends = steps.get(key)
+        if ends is None:
+            found = hedge(item.children, owner, frozenset((start,)))
+            ends = steps[key] = frozenset(e for e in found if e > start)
+        for end in ends:
+            if end not in reached:
+                reached.add(end)
+                stack.append(end)
+    return frozenset(reached)
 
 
 class Fits:
@@ -124,6 +124,9 @@ class Fits:
         self.ends_memo: dict[tuple[int, int, int], frozenset[int]] = {}
         self.fit_memo: dict[tuple[int, int], bool] = {}
         self.exact_memo: dict[tuple[int, int, int], frozenset[int]] = {}
+        #: Ends of one repetition of a set from each start (shallow, exact).
+        self.rep_memo: dict[tuple[int, int, int], frozenset[int]] = {}
+        self.exact_rep_memo: dict[tuple[int, int, int], frozenset[int]] = {}
         self.set_fit_memo: dict[tuple[int, int], bool] = {}
         #: Places where the page did not fit (texts, hedges, repetitions).
         self.misfits = 0
@@ -201,7 +204,7 @@ class Fits:
         elif isinstance(item, Opt):
             result = self.item_ends(item.child, owner, j) | {j}
         elif isinstance(item, Set):
-            result = repeat_ends(item, owner, j, self.hedge_ends, self.ends_memo)
+            result = repeat_ends(item, owner, j, self.hedge_ends, self.rep_memo)
         else:  # Blob: any hedge
             result = frozenset(range(j, len(owner.children) + 1))
         self.ends_memo[key] = result
@@ -210,7 +213,12 @@ class Fits:
     def rep_ends(self, item: Set, owner: Node, j: int) -> frozenset[int]:
         """Where one repetition of ``item`` can end when it starts at ``j``
         (shallow fits; an empty repetition is none)."""
-        return frozenset(e for e in self.hedge_ends(item.children, owner, frozenset((j,))) if e > j)
+        key = (item.uid, owner.index, j)
+        found = self.rep_memo.get(key)
+        if found is None:
+            ends = self.hedge_ends(item.children, owner, frozenset((j,)))
+            found = self.rep_memo[key] = frozenset(e for e in ends if e > j)
+        return found
 
     def set_fits(self, item: Set, owner: Node) -> bool:
         """Whether one repetition of ``item`` fits shallowly somewhere among
@@ -376,7 +384,7 @@ class Fits:
         elif isinstance(item, Opt):
             result = self.exact_ends(item.child, owner, j) | {j}
         elif isinstance(item, Set):
-            result = repeat_ends(item, owner, j, self._exact_hedge, self.exact_memo)
+            result = repeat_ends(item, owner, j, self._exact_hedge, self.exact_rep_memo)
         else:
             result = self.item_ends(item, owner, j)
         self.exact_memo[key] = result
