@@ -92,7 +92,41 @@ def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
         return False
     if _table_keys(scratch, a) != _table_keys(scratch, b):
         return False
+    if _cells(a) and _cells(b) and _deep_texts_differ(scratch, a, b):
+        return False
     return dice(pa, pb) >= PEER_THRESHOLD
+
+
+def _cells(group: list[TNode]) -> bool:
+    """Whether a group is table cells only."""
+    return all(isinstance(node, Elem) and node.tag in ("td", "th") for node in group)
+
+
+def _deep_texts_differ(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
+    """Whether two groups of cells hold template texts and share none,
+    however deep they lie: the three columns of a player's details, each
+    a cell holding a table of "Height"/"Weight" rows, are no records of
+    one list, though their labels lie deeper than a profile reaches
+    (:data:`._info.PROFILE_DEPTH`)."""
+    ta, tb = _deep_texts(scratch, a), _deep_texts(scratch, b)
+    return bool(ta) and bool(tb) and not ta & tb
+
+
+def _deep_texts(scratch: Scratch, group: list[TNode]) -> frozenset[str]:
+    """The template texts anywhere below a group (labels of
+    :func:`._labels.text_label` that name a text), kept on each node: a
+    row's first cell is compared with every cell after it."""
+    texts: set[str] = set()
+    for top in group:
+        info = scratch[top]
+        if info.deep is None:
+            info.deep = frozenset(
+                scratch[node].label
+                for node in iter_nodes(top)
+                if isinstance(node, Text) and _template_label(scratch[node].label)
+            )
+        texts |= info.deep
+    return frozenset(texts)
 
 
 def _table_keys(scratch: Scratch, group: list[TNode]) -> list[tuple[str, ...] | None]:

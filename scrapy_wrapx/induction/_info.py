@@ -54,6 +54,9 @@ class Info:
     #: For a set: its repetitions (hedges) in every instance merged into it,
     #: or None once it was merged with something that is no set.
     instances: list[list[list[TNode]]] | None = None
+    #: The template texts anywhere below the node, once asked for (see
+    #: :func:`._fold._deep_texts`).
+    deep: frozenset[str] | None = None
 
 
 class Scratch:
