@@ -81,13 +81,20 @@ def slug(text: str) -> str:
 def label_name(label: str) -> str:
     """The name a label gives: its slug, unless it ends with a function
     word: then it leads into its value ("by", "Reviews for") and names
-    nothing.
+    nothing; but a label with a colon that has a word of its own before
+    the function word names the role ("Directed by:", "Sold by:").
 
     >>> label_name("Publication Date:"), label_name("by"), label_name("Reviews for")
     ('publication_date', '', '')
+    >>> label_name("Directed by:"), label_name("By:")
+    ('directed_by', '')
     """
     name = slug(label)
-    return "" if name.rpartition("_")[2] in FUNCTION_WORDS else name
+    words = name.split("_")
+    if words[-1] not in FUNCTION_WORDS:
+        return name
+    labelled = label.rstrip().endswith(":") and any(w not in FUNCTION_WORDS for w in words)
+    return name if labelled else ""
 
 
 def label_like(text: str) -> bool:
@@ -135,6 +142,8 @@ class _Namer:
         #: Uids of the styling elements seen (:data:`STYLE_TAGS`): they
         #: add no distance between a label and its value.
         self.styling: set[int] = set()
+        #: Uids of the links seen (see :meth:`label_for`).
+        self.links: set[int] = set()
 
     def unique(self, base: str, context: Sequence[str] = ()) -> str:
         """``base``, or when taken, ``base`` qualified by the nearest
@@ -188,12 +197,22 @@ class _Namer:
                 continue
             text, chain = last
             common = _common(chain, uids)
-            if self._levels(uids[common:]) <= reach and self._levels(chain[common:]) <= reach:
+            # A link around a value ("Directed by: <a>Joel Schumacher</a>")
+            # is no farther from a label with a colon than the bare value;
+            # a short text without one ("Home", a breadcrumb's "Acura") is
+            # no label for the link after it.
+            links = text.rstrip().endswith(":")
+            if (
+                self._levels(uids[common:], links) <= reach
+                and self._levels(chain[common:], links) <= reach
+            ):
                 return text
         return ""
 
-    def _levels(self, uids: list[int]) -> int:
-        return sum(uid not in self.styling for uid in uids)
+    def _levels(self, uids: list[int], links: bool = False) -> int:
+        """Levels between a label or slot and their common ancestor:
+        styling elements (and links, with ``links``) add none."""
+        return sum(uid not in self.styling and not (links and uid in self.links) for uid in uids)
 
     def walk(self, items: list[TNode], ancestors: list[Elem]) -> None:
         for item in items:
@@ -235,6 +254,8 @@ class _Namer:
         chain = [*ancestors, item]
         if item.tag in STYLE_TAGS:
             self.styling.add(item.uid)
+        elif item.tag == "a":
+            self.links.add(item.uid)
         variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES]
         if variant:
             base = _hint(chain, 2) or item.tag
