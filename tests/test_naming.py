@@ -239,14 +239,16 @@ LAST = ["Schumacher", "Lee", "Chan", "Twombly", "Prima", "Wood", "Ray", "Moss"]
 
 
 def _credits_page(rng: random.Random, wrap: str) -> str:
-    """Credits rows: a label cell, then a cell of a linked name; a
-    breadcrumb of short texts before, each followed by a link. (Rows of
-    two or more names joined by commas still fold into one list of rows,
-    the comma being a text they all share: not solved yet.)"""
+    """Credits rows: a label cell, then a cell of one to three linked
+    names joined by commas; a breadcrumb of short texts before, each
+    followed by a link."""
     rows = "".join(
         f"<tr><td><font size='-1'>{role}</font></td><td><font size='-1'>"
-        + wrap.format(
-            f"<a href='/p/{rng.randint(1, 999)}'>{rng.choice(FIRST)} {rng.choice(LAST)}</a>"
+        + ", ".join(
+            wrap.format(
+                f"<a href='/p/{rng.randint(1, 999)}'>{rng.choice(FIRST)} {rng.choice(LAST)}</a>"
+            )
+            for _ in range(rng.randint(1, 3))
         )
         + "</font></td></tr>"
         for role in ROLES

@@ -262,7 +262,11 @@ def _fold_separated_run(scratch: Scratch, run: list[TNode]) -> Set:
     """The set of ``[separator,] element`` that ``E (sep E)+`` repeats."""
     head = run[0]
     for sep in run[1::2]:
-        scratch[sep].sep = True
+        # A separator is no label: every list of linked names has its
+        # commas, so rows that share only those ("Directed by:", "Written
+        # by:") are no records of one list.
+        info = scratch[sep]
+        info.sep, info.label, info.profile = True, "#", frozenset({("#",)})
     body: list[TNode] = [head]
     for start in range(1, len(run), 2):
         body = merge_hedges(scratch, body, run[start : start + 2])
