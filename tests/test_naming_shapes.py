@@ -113,3 +113,42 @@ def test_look_alikes_keep_their_names(kind: str) -> None:
     template = induce_template(pages)
     name_template(template, [dom.parse(p) for p in pages])
     assert not set(SHAPES) & set(template.field_names), template.field_names
+
+
+def _sum(rng: random.Random) -> str:
+    whole, cents = rng.randrange(1, 3000), rng.randrange(100)
+    return rng.choice(
+        [
+            f"${whole:,}.{cents:02d}",
+            f"€ {whole},{cents:02d}",
+            f"{whole}.{cents:02d} USD",
+            f"£{whole}",
+        ]
+    )
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_sum_with_its_currency_is_a_price(seed: int) -> None:
+    """An unlabelled sum with its currency, in an element whose class
+    words say nothing a reader knows ("zmp") or nothing at all, is a price;
+    the class words stay as which price; a bare number is none."""
+    rng = random.Random(seed)
+    markup = rng.choice(["<h3 class='zmp'>{}</h3>", "<span>{}</span>", "<b class='final'>{}</b>"])
+
+    def page() -> tuple[str, str, str]:
+        amount, count = _sum(rng), f"{rng.randrange(1, 99)}.{rng.randrange(10)}"
+        html = (
+            f"<body><h1>Item {rng.randrange(999)}</h1><div>{markup.format(amount)}</div>"
+            f"<p><i>{count}</i></p><p>Footer</p></body>"
+        )
+        return html, amount, count
+
+    pages = [page()[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    html, amount, count = page()
+    fields = extract(template, html).fields
+    price = [name for name, values in fields.items() if amount in values]
+    other = [name for name, values in fields.items() if count in values]
+    assert len(price) == 1 and "price" in price[0].split("_"), fields
+    assert other and "price" not in other[0].split("_"), fields

@@ -307,7 +307,9 @@ def propose(
     role = value_role(values)
     if role and role not in words.split("_"):
         context.evidence["role"] = role
-        return role, SEMANTIC
+        # Class words say which price it is ("list", "sale", "final"),
+        # where a phone's or an address's name a block.
+        return (f"{words}_{role}" if words and role == "price" else role), SEMANTIC
     tag = _tag(context)
     if tag in HEADINGS and in_title(values, evidence, heading=True):
         context.evidence["role"] = "title"

@@ -1,5 +1,5 @@
 """Names a value's own shape gives: an e-mail address, a telephone number,
-a web address, a postal address. Contact data often sits in a block whose class words name
+a web address, a postal address, a price (a sum with its currency). Contact data often sits in a block whose class words name
 the block (``main_address``, ``contact``), or in none, with no label of its
 own; every reader still calls ``(325) 674-2000`` a phone. A field whose
 every seed value has one of these shapes is named after it, unless a label,
@@ -27,6 +27,10 @@ The patterns have no nested repetition: matching is linear in the value.
 'street_address'
 >>> value_role([["Garland, TX 75041"]]), value_role([["12 Angry Men"]]), value_role([["2 Way Street Blues"]])
 ('city_state_zip', '', '')
+>>> value_role([["$349.00"], ["$1,268.00"]]), value_role([["12,50 EUR"]]), value_role([["349.00"]])
+('price', 'price', '')
+>>> value_role([["$32,620 \u2013 $34,620"]]), value_role([["$5 off"]])
+('price', '')
 """
 
 from __future__ import annotations
@@ -36,6 +40,12 @@ from collections.abc import Sequence
 
 #: No value of these shapes is longer (and longer texts are not tried).
 MAX_CHARS = 100
+#: A currency sign or code.
+_CURRENCY = r"(?:[$\u20ac\u00a3\u00a5]|US\$|USD|EUR|GBP|CAD|AUD)"
+#: A sum of money: a currency before or after a number, its thousands
+#: grouped or not, two decimals at most ("$1,349.00", "1450.55 USD").
+_MONEY = r"(?:\d{1,3}(?:[,. ]\d{3})+|\d{1,9})(?:[.,]\d{1,2})?"
+_AMOUNT = rf"(?:{_CURRENCY} ?{_MONEY}|{_MONEY} ?{_CURRENCY})"
 _SHAPES = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     (
@@ -55,6 +65,7 @@ _SHAPES = (
         ),
     ),
     ("city_state_zip", re.compile(r"[A-Z][\w.' -]{1,40}, [A-Z]{2} \d{5}(?:-\d{4})?")),
+    ("price", re.compile(rf"{_AMOUNT}(?: ?[-\u2013] ?{_AMOUNT})?")),
     (
         "website",
         re.compile(
