@@ -40,8 +40,9 @@ SEPARATOR_WORDS = 2
 SEPARATOR_CHARS = 12
 #: Fewest nodes of an inline list: an element, a separator, an element.
 MIN_SEPARATED_RUN = 3
-#: Rows of a table searched for its header row (:func:`table_key`), and
-#: the fewest cells of one.
+#: Rows of a table searched for its header row (title rows may come
+#: first; :func:`table_key`, :mod:`._tables`), and the fewest cells of one
+#: (one ``<th>`` is a caption).
 HEADER_SCAN_ROWS = 4
 MIN_HEADER_CELLS = 2
 

@@ -332,8 +332,8 @@ def _heading_rank(
     (the first of equals in page order): the one the title holds first (a
     title names its entity first: "2010 Acura ZDX Summary" holds the
     ``h1`` "2010 Acura ZDX" before the ``h2`` "Shop for a Acura ZDX"),
-    then the highest heading (one a semantic key names, in no heading,
-    after all headings), then one without a label."""
+    then the highest heading (a field in no heading, which a semantic key
+    named title, after every heading), then one without a label."""
     tag = _tag(context)
     per_page = (page.get(context.info.name, []) for page in values)
     positions = [e.title_position(v[0]) for v, e in zip(per_page, evidence, strict=True) if v]

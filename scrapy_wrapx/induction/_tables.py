@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy_wrapx.induction._fold import fold_run
+from scrapy_wrapx.induction._fold import HEADER_SCAN_ROWS, MIN_HEADER_CELLS, fold_run
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 if TYPE_CHECKING:
@@ -27,10 +27,6 @@ if TYPE_CHECKING:
 
     from scrapy_wrapx.induction._info import Scratch
 
-#: Fewest header cells of a header row (one ``<th>`` is a caption).
-MIN_COLUMNS = 2
-#: Rows of a table searched for its header row (title rows may come first).
-HEADER_SCAN_ROWS = 4
 #: Elements no cell of a data table holds: a "table" whose cells hold
 #: these lays out a page, and its first row of menu links is no header.
 LAYOUT_TAGS = frozenset(
@@ -63,7 +59,7 @@ def _header_index(rows: list[etree._Element], template: frozenset[str]) -> int |
     rows of its width (:func:`_heads_columns`)."""
     for index, row in enumerate(rows[:HEADER_SCAN_ROWS]):
         cells = _cells(row)
-        if len(cells) < MIN_COLUMNS or not _heads_columns(rows, index):
+        if len(cells) < MIN_HEADER_CELLS or not _heads_columns(rows, index):
             continue
         if _th_row(row) or _td_header(row, rows[index + 1 :], template):
             return index
@@ -71,9 +67,9 @@ def _header_index(rows: list[etree._Element], template: frozenset[str]) -> int |
 
 
 def _th_row(row: etree._Element) -> bool:
-    """Whether a row is a row of :data:`MIN_COLUMNS` ``<th>`` or more."""
+    """Whether a row is a row of :data:`MIN_HEADER_CELLS` ``<th>`` or more."""
     cells = _cells(row)
-    return len(cells) >= MIN_COLUMNS and all(cell.tag == "th" for cell in cells)
+    return len(cells) >= MIN_HEADER_CELLS and all(cell.tag == "th" for cell in cells)
 
 
 def _heads_columns(rows: list[etree._Element], index: int) -> bool:
@@ -243,7 +239,7 @@ def header_texts(row: Elem, below: TNode | None = None) -> list[str] | None:
     ``<td>`` above ``below``, a list of body rows of the same width (the
     template's trace of :func:`_td_header`)."""
     cells = [child for child in row.children if not isinstance(child, Text) or not child.fixed]
-    if len(cells) < MIN_COLUMNS or not all(isinstance(cell, Elem) for cell in cells):
+    if len(cells) < MIN_HEADER_CELLS or not all(isinstance(cell, Elem) for cell in cells):
         return None
     if not all(isinstance(cell, Elem) and cell.tag == "th" for cell in cells) and (
         _body_width(below) != len(cells)
