@@ -433,7 +433,10 @@ def _wanted_names(
         context.inner_field = wanted.get(context.inner_field, context.inner_field)
         per_page = [page.get(name, []) for page in values]
         proposal, strength = propose(context, per_page, evidence)
-        if strength <= CLASS:
+        weak = strength == TAG or (
+            strength == CLASS and (proposal in wanted.values() or _generated(proposal))
+        )
+        if weak:
             proposal = copy_label_name(template, context.info) or proposal
         if proposal == "title":
             headings.append(name)
@@ -501,14 +504,32 @@ def _set_holders(root: Elem) -> dict[str, tuple[Set, Elem | None]]:
     return found
 
 
+def _generated(name: str) -> bool:
+    """Whether a name from class or id words holds a word of letters and
+    digits run together (``ctl00``, ``plc1``): an id a framework made up,
+    not a word a person chose.
+
+    >>> _generated("ctl00_plc1_div_mfg_logo"), _generated("product_publisher")
+    (True, False)
+    >>> _generated("f_2009_endowment")
+    False
+    """
+    return any(
+        any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word)
+        for word in name.split("_")
+    )
+
+
 def copy_label_name(template: Template, info: FieldInfo) -> str:
     """The name the label of a dropped copy of the field gives (see
-    :mod:`._copies`), or "". It names a field whose own evidence is a tag
-    or class words: the page's label for a value names it better than
-    markup does ("Manufacturer:" in the details table, for the maker's
-    name in a logo link of ``id="divMfgLogo"``), and two slots of one
-    byline ("WaterBrook Press / 2010") share their element's words, where
-    the details table's "Publication Date:" says which the second is."""
+    :mod:`._copies`), or "". It names a field whose own evidence is a tag,
+    class words an earlier field already took (two slots of one byline,
+    "WaterBrook Press / 2010", share their element's words, where the
+    details table's "Publication Date:" says which the second is), or
+    words of a generated id (:func:`_generated`: the maker in a logo link
+    of ``id="ctl00_plc1_divMfgLogo"`` is the details table's
+    "Manufacturer:"). Class words a person wrote ("product-publisher")
+    stay: they name the field itself, the label only its copy."""
     labels = template.meta.get(COPY_LABELS)
     if not isinstance(labels, dict):
         return ""
