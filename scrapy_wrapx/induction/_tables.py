@@ -17,9 +17,10 @@ one; and its body cells are slots, even those the seeds agree on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from scrapy_wrapx.induction._fold import HEADER_SCAN_ROWS, MIN_HEADER_CELLS, fold_run
+from scrapy_wrapx.induction._peers import core
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 if TYPE_CHECKING:
@@ -109,6 +110,18 @@ GRID_ROWS = 3
 GRID_COLUMNS = 6
 
 
+class _TableFacts(NamedTuple):
+    """What :class:`PageTables` worked out about one table: the table (so
+    its identity is not reused), whether it has a header row, the
+    identities of its heading rows (:meth:`PageTables.heading_row`), and
+    whether it is a grid (:meth:`PageTables.grid`)."""
+
+    element: etree._Element
+    header: bool
+    heads: frozenset[int]
+    grid: bool
+
+
 class PageTables:
     """What induction asks of one page's tables, worked out once per
     table: every row and every text of a table asks, so reading all its
@@ -119,20 +132,22 @@ class PageTables:
 
     def __init__(self, template: frozenset[str] = frozenset()) -> None:
         self._template = template
-        self._facts: dict[int, tuple[etree._Element, frozenset[int], bool]] = {}
+        self._facts: dict[int, _TableFacts] = {}
 
-    def _of(self, table: etree._Element) -> tuple[etree._Element, frozenset[int], bool]:
-        """The table, the identities of its head rows (the header row and
-        the title rows above it; none without a header row), and whether
-        it is a grid."""
+    def _of(self, table: etree._Element) -> _TableFacts:
         found = self._facts.get(id(table))
         if found is None:
             rows = _rows(table)
             widths = {len(_cells(row)) for row in rows}
-            grid = len(rows) >= GRID_ROWS and len(widths) == 1 and min(widths) >= GRID_COLUMNS
             header = _header_index(rows, self._template)
-            head = frozenset(map(id, rows[: header + 1])) if header is not None else frozenset()
-            found = (table, head, grid)
+            above = rows[: header + 1] if header is not None else []
+            heads = {id(row) for row in above} | {id(row) for row in rows if _th_row(row)}
+            found = _TableFacts(
+                table,
+                header is not None,
+                frozenset(heads),
+                len(rows) >= GRID_ROWS and len(widths) == 1 and min(widths) >= GRID_COLUMNS,
+            )
             self._facts[id(table)] = found
         return found
 
@@ -140,13 +155,15 @@ class PageTables:
         """Whether ``element`` is a table, or a row group of one, with a
         header row."""
         table = _table_of(element)
-        return table is not None and bool(self._of(table)[1])
+        return table is not None and self._of(table).header
 
-    def head_row(self, row: etree._Element) -> bool:
-        """Whether ``row`` is a header row, or a title row above one."""
+    def heading_row(self, row: etree._Element) -> bool:
+        """Whether ``row`` is a header row, a title row above one, or a row
+        of ``<th>`` further down (a section's heading in a key/value
+        table): no body row."""
         group = row.getparent()
         table = _table_of(group) if group is not None else None
-        return table is not None and id(row) in self._of(table)[1]
+        return table is not None and id(row) in self._of(table).heads
 
     def grid(self, element: etree._Element) -> bool:
         """Whether ``element`` is a table, or a row group of one, whose
@@ -165,7 +182,7 @@ class PageTables:
         False
         """
         table = _table_of(element)
-        return table is not None and self._of(table)[2]
+        return table is not None and self._of(table).grid
 
     def keeps_cells(self, element: etree._Element) -> bool:
         """Whether ``element`` is a row of a table with a header row, or of
@@ -193,12 +210,7 @@ class PageTables:
         for ancestor in (element, *element.iterancestors()):
             if ancestor.tag in ("td", "th"):
                 row = ancestor.getparent()
-                return (
-                    row is not None
-                    and self.keeps_cells(row)
-                    and not self.head_row(row)
-                    and not _th_row(row)
-                )
+                return row is not None and self.keeps_cells(row) and not self.heading_row(row)
             if ancestor.tag in ("table", "body"):
                 return False
         return False
@@ -230,7 +242,7 @@ def _head(scratch: Scratch, row: Elem, tables: PageTables) -> bool:
     """Whether a seed's row template stands for a header row, a title row
     above one, or a row of ``<th>`` further down."""
     sources = scratch[row].sources
-    return bool(sources) and (tables.head_row(sources[0]) or _th_row(sources[0]))
+    return bool(sources) and tables.heading_row(sources[0])
 
 
 def header_texts(row: Elem, below: TNode | None = None) -> list[str] | None:
@@ -252,13 +264,13 @@ def header_texts(row: Elem, below: TNode | None = None) -> list[str] | None:
 def _body_width(node: TNode | None) -> int | None:
     """The number of cells of the rows of a set of ``<tr>`` (optional or
     not), or None for anything else."""
-    inner = node.child if isinstance(node, Opt) else node
+    inner = core(node) if node is not None else None
     if not isinstance(inner, Set):
         return None
     rows = [row for row in inner.children if isinstance(row, Elem) and row.tag == "tr"]
     if len(rows) != len(inner.children):
         return None
-    widths = {sum(isinstance(_core(cell), Elem) for cell in row.children) for row in rows}
+    widths = {sum(isinstance(core(cell), Elem) for cell in row.children) for row in rows}
     return widths.pop() if len(widths) == 1 else None
 
 
@@ -273,7 +285,7 @@ def _header_slot(table: Elem) -> tuple[int, Elem, list[str]] | None:
     the row and its texts; None without one."""
     slots = _row_slots(table)
     for number, (group, index) in enumerate(slots[:HEADER_SCAN_ROWS]):
-        row = _core(group.children[index])
+        row = core(group.children[index])
         if isinstance(row, Elem) and row.tag == "tr":
             below = slots[number + 1] if number + 1 < len(slots) else None
             texts = header_texts(row, below[0].children[below[1]] if below else None)
@@ -282,18 +294,14 @@ def _header_slot(table: Elem) -> tuple[int, Elem, list[str]] | None:
     return None
 
 
-def _core(node: TNode) -> TNode:
-    return node.child if isinstance(node, Opt) else node
-
-
 def _row_slots(table: Elem) -> list[tuple[Elem, int]]:
     """Each place in the table and its row groups that holds rows (a row,
     a set of rows, optional or not), as (group, index), in order."""
     slots: list[tuple[Elem, int]] = []
     for group in [table, *_row_groups(table)]:
         for index, child in enumerate(group.children):
-            core = _core(child)
-            rows = [_core(row) for row in core.children] if isinstance(core, Set) else [core]
+            inner = core(child)
+            rows = [core(row) for row in inner.children] if isinstance(inner, Set) else [inner]
             if rows and all(isinstance(row, Elem) and row.tag == "tr" for row in rows):
                 slots.append((group, index))
     return slots
@@ -329,14 +337,14 @@ def widen_rows(scratch: Scratch, root: Elem) -> None:
 
 def _row_groups(table: Elem) -> list[Elem]:
     """The table's ``thead``/``tbody``/``tfoot`` (optional ones too)."""
-    cores = [child.child if isinstance(child, Opt) else child for child in table.children]
-    return [core for core in cores if isinstance(core, Elem) and core.tag in ROW_GROUPS]
+    cores = [core(child) for child in table.children]
+    return [group for group in cores if isinstance(group, Elem) and group.tag in ROW_GROUPS]
 
 
 def _widened(scratch: Scratch, node: TNode) -> TNode:
     """A body row as a set of one; an optional body row as an optional
     set; a set as it is."""
-    inner = _core(node)
+    inner = core(node)
     if not isinstance(inner, Elem):
         return node
     rows = Set([inner])
@@ -366,7 +374,7 @@ def open_cells(root: Elem) -> list[Text]:
 
 def _body_texts(node: TNode) -> list[Text]:
     """The texts inside the cells of a body row (bare, optional or a set)."""
-    inner = node.child if isinstance(node, Opt) else node
+    inner = core(node)
     rows = inner.children if isinstance(inner, Set) else [inner]
     texts: list[Text] = []
     for row in rows:
