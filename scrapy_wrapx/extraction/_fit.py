@@ -97,21 +97,31 @@ def repeat_ends(
     each row once; the ends from ``j`` are then the starts reachable in
     that table, found by a walk over it. (Keeping every start's whole set
     of ends instead made memory and time quadratic in the rows.)"""
-    uid, index = item.uid, owner.index
     reached: set[int] = set()
     stack = [j]
     while stack:
-        start = stack.pop()
-        key = (uid, index, start)
-        ends = steps.get(key)
-        if ends is None:
-            found = hedge(item.children, owner, frozenset((start,)))
-            ends = steps[key] = frozenset(e for e in found if e > start)
-        for end in ends:
+        for end in one_repetition(item, owner, stack.pop(), hedge, steps):
             if end not in reached:
                 reached.add(end)
                 stack.append(end)
     return frozenset(reached)
+
+
+def one_repetition(
+    item: Set,
+    owner: Node,
+    start: int,
+    hedge: HedgeEnds,
+    steps: dict[tuple[int, int, int], frozenset[int]],
+) -> frozenset[int]:
+    """Where one repetition of ``item`` can end when it starts at
+    ``start`` (an empty repetition is none), kept in ``steps``."""
+    key = (item.uid, owner.index, start)
+    ends = steps.get(key)
+    if ends is None:
+        found = hedge(item.children, owner, frozenset((start,)))
+        ends = steps[key] = frozenset(e for e in found if e > start)
+    return ends
 
 
 class Fits:
@@ -213,12 +223,7 @@ class Fits:
     def rep_ends(self, item: Set, owner: Node, j: int) -> frozenset[int]:
         """Where one repetition of ``item`` can end when it starts at ``j``
         (shallow fits; an empty repetition is none)."""
-        key = (item.uid, owner.index, j)
-        found = self.rep_memo.get(key)
-        if found is None:
-            ends = self.hedge_ends(item.children, owner, frozenset((j,)))
-            found = self.rep_memo[key] = frozenset(e for e in ends if e > j)
-        return found
+        return one_repetition(item, owner, j, self.hedge_ends, self.rep_memo)
 
     def set_fits(self, item: Set, owner: Node) -> bool:
         """Whether one repetition of ``item`` fits shallowly somewhere among
