@@ -136,11 +136,24 @@ def test_without_a_template_a_new_structure_founds_a_kind(tmp_path: Path) -> Non
         ("defaultColorFont modelYear", "model_year"),
         ("smallFont unitPrice", "unit_price"),
         ("productWeight", "product_weight"),
+        # Words run together read as a person reads them.
+        ("defaultcolorfont", None),
+        ("boldtext", None),
+        ("defaultcolorfont modelyear", "model_year"),
+        ("productweight", "product_weight"),
+        ("product-weight", "product_weight"),
+        ("product_weight", "product_weight"),
+        ("shippingweightinpounds", "shipping_weight_in_pounds"),
+        # Abbreviations are no words run together: they stay whole.
+        ("msonormal", "msonormal"),
+        ("prodwt", "prodwt"),
+        ("asin", "asin"),
     ],
 )
 def test_class_words_name_data_not_looks(classes: str, name: str | None) -> None:
-    """A class that says how a value looks (CSS's own words, camelCase or
-    not) names nothing; one with a data word names the field."""
+    """A class that says how a value looks (CSS's own words, camelCase,
+    run together or not) names nothing; one with a data word names the
+    field."""
     pages = [
         f"<html><body><p class='intro'>Thanks for visiting our little shop today, we hope you enjoy it.</p><span class='{classes}'>{n * 7} x</span>"
         "<p>Footer</p></body></html>"
@@ -152,6 +165,27 @@ def test_class_words_name_data_not_looks(classes: str, name: str | None) -> None
         assert not set(field.split("_")) & {"default", "color", "font", "bold", "red", "large"}
     else:
         assert field == name
+
+
+@pytest.mark.parametrize(
+    ("markup", "name"),
+    [
+        ("<img src='/p/{n}.jpg'>", "image"),
+        ("<a href='/p/{n}'>&#187;</a>", "url"),
+        ("<input type='hidden' value='{n}z'>", "value"),
+        ("<div class='cover-box'><img src='/p/{n}.jpg'></div>", "cover_box_image"),
+        ("<div class='gallery'><div class='wrap'><a href='/p/{n}'>&#187;</a></div></div>", "gallery_url"),
+    ],
+)
+def test_a_link_or_image_without_words_is_named_what_it_is(markup: str, name: str) -> None:
+    """The last resort for a data attribute is what it is (after the data
+    words of an ancestor), never its tag: no ``img_src``, no ``a_href``."""
+    pages = [
+        "<html><body><p class='intro'>Thanks for visiting our little shop today.</p>"
+        f"{markup.format(n=n * 7)}<p>Footer</p></body></html>"
+        for n in range(1, 5)
+    ]
+    assert _named(pages).field_names == [name]
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,7 @@ from lxml import etree
 
 from scrapy_wrapx.dom import HEADINGS, PageTree, fold_whitespace
 from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
 from scrapy_wrapx.induction._naming import label_name, slug
@@ -226,11 +227,12 @@ def _attr_context(info: FieldInfo, node: Elem, chain: list[Elem]) -> FieldContex
 
 def class_words(elem: Elem) -> str:
     """The first class or id token of ``elem`` with a data word, as a name
-    (``product-author`` -> ``product_author``), else ``""``."""
+    (``product-author``, ``productAuthor``, ``productauthor`` ->
+    ``product_author``: see :mod:`._compound`), else ``""``."""
     for attr in ("itemprop", "class", "id", "name"):
         value = elem.attrs.get(attr)
         for token in (value or "").split():
-            name = slug(_CAMEL.sub("_", token))
+            name = split_compounds(slug(_CAMEL.sub("_", token)))
             if name and set(_WORDS.findall(name)) - LAYOUT_WORDS - PRESENTATION_WORDS - {"product"}:
                 return name
     return ""
@@ -277,17 +279,29 @@ def _class_name(context: FieldContext) -> str:
     return ""
 
 
-def _attr_name(context: FieldContext, current: str) -> tuple[str, int]:
+#: What an element's data attribute is, by the element's tag (a link's,
+#: a frame's, an object's: ``url``).
+_ATTR_SUFFIXES = {"img": "image", "input": "value", "video": "video", "audio": "audio"}
+
+
+def _attr_name(context: FieldContext) -> tuple[str, int]:
     """A link or image named after what it holds (``author_url``), else
     after its class words."""
-    suffix = "url" if context.info.slot == "href" else "image"
     element = context.chain[-1]
+    suffix = _ATTR_SUFFIXES.get(element.tag, "url")
     base = context.inner_field or label_name(context.inner_text) or _class_name(context)
     if element.tag == "img":
         base = base or slug(element.attrs.get("alt") or "")
     if base:
         return (base if suffix in base.split("_") else f"{base}_{suffix}"), CLASS
-    return current, TAG
+    # The last resort: what it is, after the data words of the nearest
+    # ancestor that has some (``cover_box_image``), never its tag
+    # (``img_src``, ``a_href``).
+    for elem in reversed(context.chain[:-1]):
+        words = class_words(elem)
+        if words:
+            return (words if suffix in words.split("_") else f"{words}_{suffix}"), TAG
+    return suffix, TAG
 
 
 def propose(
@@ -302,7 +316,7 @@ def propose(
     if semantic:
         return semantic, SEMANTIC
     if not info.slot.isdigit():
-        return _attr_name(context, info.name)
+        return _attr_name(context)
     words = _class_name(context)
     role = value_role(values)
     if role and role not in words.split("_"):
