@@ -174,7 +174,10 @@ def test_class_words_name_data_not_looks(classes: str, name: str | None) -> None
         ("<a href='/p/{n}'>&#187;</a>", "url"),
         ("<input type='hidden' value='{n}z'>", "value"),
         ("<div class='cover-box'><img src='/p/{n}.jpg'></div>", "cover_box_image"),
-        ("<div class='gallery'><div class='wrap'><a href='/p/{n}'>&#187;</a></div></div>", "gallery_url"),
+        (
+            "<div class='gallery'><div class='wrap'><a href='/p/{n}'>&#187;</a></div></div>",
+            "gallery_url",
+        ),
     ],
 )
 def test_a_link_or_image_without_words_is_named_what_it_is(markup: str, name: str) -> None:
