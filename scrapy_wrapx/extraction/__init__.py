@@ -10,7 +10,9 @@ Environment layout, keyed by template node ``uid``: a text with slots maps to
 the tuple of its slot values (or to the whole text, a ``str``, where a page's
 text did not fit the tokens); an element with variant attributes to the tuple
 of their values (``None``: absent); an optional to a bool; a set to a list of
-environments, one per repetition; a blob to its nodes in comparable form.
+environments, one per repetition; a blob to its nodes in comparable form;
+and under ``~uid`` (a negative key), an element of chrome taken whole to
+its page node (see :class:`~scrapy_wrapx.extraction._compiled.Chrome`).
 """
 
 from __future__ import annotations

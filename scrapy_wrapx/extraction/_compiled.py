@@ -25,6 +25,11 @@ from scrapy_wrapx.template import Elem, Opt, Set, Template, Text, TNode
 #: :mod:`scrapy_wrapx.extraction`).
 Env = dict[int, Any]
 
+#: Fewest template nodes below an element of chrome (see
+#: :attr:`Compiled.chrome`) for comparing its texts to pay: a smaller one
+#: is walked as quickly.
+MIN_CHROME_NODES = 4
+
 #: How deep below an element a fixed first text still names a *row*
 #: (``<b>ISBN:</b>``, ``<tr><td><b>Pages:</b>``) rather than the first part
 #: of a block, which a page may lack ("Also Available" atop a table that
@@ -88,6 +93,8 @@ class Compiled:
                 self.fixed_text[node.uid] = node.parts[0] or ""
         #: Uids of nodes with a field at or below them.
         self.data: frozenset[int] = data_nodes(template)
+        #: The elements of chrome and their shapes.
+        self.chrome = Chrome(template, self.data)
         #: How to gather fields from an environment.
         self.program: Program = program(template.root.children, self.data)
         #: The field names compiled in (see :func:`compiled`).
@@ -114,6 +121,67 @@ class Compiled:
         self.tags[node.uid] = _tags(node.children)
         self.plans[node.uid] = plan_of(node.children, first_leaf)
         self.first[node.uid] = _starts(first(node))
+
+
+class Chrome:
+    """The elements of *chrome* of a template and their shapes.
+
+    An element of chrome has no field at or below it, and nothing below
+    but elements and fixed texts (no optional part, set or free text), at
+    least :data:`MIN_CHROME_NODES` nodes in all. Such an element has no
+    digests when its attributes vary between pages (a session id in every
+    link of a site's header and menus), so extraction would walk it node
+    by node to extract nothing. A page element that fits it shallowly and
+    has its shape (the same tags in the same tree, the same texts) is
+    taken whole instead (see :meth:`.Matcher.elem`).
+
+    A subtree is a run of uids (they number the template in pre-order),
+    so the shapes are three lists over the whole template, the tags (or
+    :data:`~scrapy_wrapx.dom.TEXT`), the number of children and the fixed
+    texts, and each element of chrome the bounds of its run in them:
+    memory linear in the template however deep it nests."""
+
+    def __init__(self, template: Template, data: frozenset[int]) -> None:
+        nodes = template.nodes
+        self.tags = [TEXT if isinstance(node, Text) else getattr(node, "tag", "") for node in nodes]
+        self.widths = [len(node.children) if isinstance(node, Elem) else 0 for node in nodes]
+        self.texts: list[str] = []
+        #: Texts before each uid, one past the end included.
+        before = [0] * (len(nodes) + 1)
+        for node in nodes:
+            if isinstance(node, Text) and node.fixed:
+                self.texts.append(node.parts[0] or "")
+            before[node.uid + 1] = len(self.texts)
+        #: Per element of chrome: the end of its run of uids, and of its texts.
+        self.ends: dict[int, tuple[int, int, int]] = {}
+        end = [0] * len(nodes)  # one past each fixed subtree's last uid, 0: not fixed
+        for node in reversed(nodes):
+            uid = node.uid
+            if isinstance(node, Text):
+                end[uid] = uid + 1 if node.fixed else 0
+            elif isinstance(node, Elem):
+                last = uid + 1
+                for child in node.children:
+                    if not end[child.uid]:
+                        break
+                    last = end[child.uid]
+                else:
+                    end[uid] = last
+                    if last - uid >= MIN_CHROME_NODES and uid not in data:
+                        self.ends[uid] = (last, before[uid], before[last])
+
+    def shape(self, uid: int) -> tuple[list[str], list[int], list[str]] | None:
+        """The tags, numbers of children and texts of element of chrome
+        ``uid`` in pre-order, or None when ``uid`` is none."""
+        found = self.ends.get(uid)
+        if found is None:
+            return None
+        last, first_text, last_text = found
+        return (
+            self.tags[uid:last],
+            self.widths[uid:last],
+            self.texts[first_text:last_text],
+        )
 
 
 def _starts(found: First) -> tuple[frozenset[str], tuple[TNode, ...]]:

@@ -130,6 +130,7 @@ class Fits:
 
     def __init__(self, compiled: Compiled, tree: PageTree) -> None:
         self.c = compiled
+        self.nodes = tree.nodes
         self.leaves = tree.leaves
         self.ends_memo: dict[tuple[int, int, int], frozenset[int]] = {}
         self.fit_memo: dict[tuple[int, int], bool] = {}

@@ -6,7 +6,9 @@ visit both checks and extracts. Three things make that possible:
 * **fixed subtrees by digest**: a fully fixed template element carries the
   digests of its seed elements' serializations
   (:attr:`~scrapy_wrapx.template.Elem.sigs`); a page element with one of
-  them is taken whole, unvisited;
+  them is taken whole, unvisited; so is an element of *chrome* (no field
+  below, its links varying by a session id) that has its template
+  element's shape (see :class:`._compiled.Chrome`);
 * **shallow fit** decides where items go (see :mod:`._fit`): a hedge of
   children is matched as a regular expression over shallow fits, by the
   plan its shape allows (see :mod:`._plan`); the chosen children are then
@@ -56,7 +58,7 @@ class Matcher(Fits):
         uid = t.uid
         names, sigs, plan, tags = self.c.elems[uid]
         element = node.element
-        if sigs and digest(element) in sigs:
+        if (sigs and digest(element) in sigs) or self._chrome(uid, node, env):
             self.hits += 1
             if node.first_leaf >= 0:
                 self.explained += node.last_leaf - node.first_leaf + 1
@@ -72,6 +74,30 @@ class Matcher(Fits):
         if plan == TAGS:  # the common case, without a call to :meth:`hedge`
             return 1.0 + self._positional(t.children, tags, node, 0, len(children), env)
         return 1.0 + self.hedge(t.children, plan, tags, node, 0, len(children), env)
+
+    def _chrome(self, uid: int, node: Node, env: Env) -> bool:
+        """Whether ``node`` is an element of chrome with its shape (see
+        :class:`._compiled.Chrome`): then it is taken whole, and kept
+        under ``~uid`` for :func:`.render`, which has no values of its
+        varying attributes.
+
+        A subtree is a run of the page's nodes in pre-order, from the
+        element to its last leaf (every element has a leaf below it or is
+        one), so its shape is read off that run without a walk."""
+        shape = self.c.chrome.shape(uid)
+        if shape is None or node.first_leaf < 0:
+            return False
+        tags, widths, texts = shape
+        span = self.nodes[node.index : self.leaves[node.last_leaf].index + 1]
+        if (
+            len(span) != len(tags)
+            or [child.tag for child in span] != tags
+            or [len(child.children) for child in span] != widths
+            or [child.value for child in span if child.tag == TEXT] != texts
+        ):
+            return False
+        env[~uid] = node
+        return True
 
     def text(self, item: Text, node: Node, env: Env) -> float:
         value = node.value

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from scrapy_wrapx.dom import TEXT
 from scrapy_wrapx.extraction._compiled import Env
-from scrapy_wrapx.template import Blob, Elem, FormItem, Opt, Set, Text, TNode
+from scrapy_wrapx.template import Blob, Elem, FormItem, Opt, Set, Text, TNode, node_form
 
 
 def render_items(items: list[TNode], env: Env, depth: int, out: list[FormItem]) -> None:
@@ -27,7 +27,13 @@ def render_items(items: list[TNode], env: Env, depth: int, out: list[FormItem]) 
 
 
 def _render_elem(item: Elem, env: Env, depth: int, out: list[FormItem]) -> None:
-    """Fixed attributes, plus the variant ones the page had."""
+    """Fixed attributes, plus the variant ones the page had; chrome taken
+    whole (kept under ``~uid``, see :meth:`._match.Matcher.elem`) as the
+    page had it."""
+    whole = env.get(~item.uid)
+    if whole is not None:
+        node_form(whole, depth, out)
+        return
     attrs = {k: v for k, v in item.attrs.items() if v is not None}
     values = env.get(item.uid)
     if values is not None:
