@@ -159,9 +159,19 @@ def _tokenize_texts(scratch: Scratch, root: Elem) -> list[Text]:
             info = scratch[node]
             if not node.fixed and info.samples:
                 node.parts = derive_parts(info.samples, whole=in_heading)
-            if info.sep:
+            if info.sep or (not node.fixed and _glyphs(info.samples)):
                 separators.append(node)
     return separators
+
+
+def _glyphs(samples: Sequence[str]) -> bool:
+    """Whether every seed's text of a slot is one mark that is no letter or
+    digit (a bullet, an asterisk, a ``+`` or ``-`` before pros and cons):
+    list markers and footnote signs that vary between the items they mark,
+    not data. A run of them (a rating in stars) may be data."""
+    return bool(samples) and all(
+        len(text) == 1 and not text.isalnum() for text in (sample.strip() for sample in samples)
+    )
 
 
 def _sign_fixed_subtrees(scratch: Scratch, root: Elem) -> None:
