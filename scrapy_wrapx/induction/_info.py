@@ -57,6 +57,9 @@ class Info:
     #: The template texts anywhere below the node, once asked for (see
     #: :func:`._fold._deep_texts`).
     deep: frozenset[str] | None = None
+    #: A hash of the node's whole subtree when it is elements and fixed
+    #: texts only, else 0 (see :func:`same_shape`).
+    shape: int = 0
 
 
 class Scratch:
@@ -122,6 +125,7 @@ def refresh(scratch: Scratch, node: TNode) -> None:
             profile_of(scratch, label, node.children),
             1 + sum(scratch[c].size for c in node.children),
             label=label,
+            shape=_elem_shape(scratch, node),
         )
     elif isinstance(node, (Set, Opt)):
         children = node.children if isinstance(node, Set) else [node.child]
@@ -133,6 +137,30 @@ def refresh(scratch: Scratch, node: TNode) -> None:
             sum(scratch[c].size for c in children),
             label=scratch[children[0]].label if children else "",
         )
+
+
+def text_shape(value: str, label: str) -> int:
+    """The :attr:`Info.shape` of a fixed text."""
+    return hash(("#", value, label)) or 1
+
+
+def _elem_shape(scratch: Scratch, node: Elem) -> int:
+    shapes = []
+    for child in node.children:
+        shape = scratch[child].shape
+        if not shape:
+            return 0
+        shapes.append(shape)
+    return hash((node.tag, tuple(sorted(node.attrs.items())), tuple(shapes))) or 1
+
+
+def same_shape(scratch: Scratch, a: TNode, b: TNode) -> bool:
+    """Whether two nodes are the very same subtree of elements and fixed
+    texts (equal hashes of tags, attributes, texts and their labels):
+    alignment pairs them before anything else could (see
+    :func:`._merge.merge_hedges`)."""
+    shape = scratch[a].shape
+    return bool(shape) and shape == scratch[b].shape
 
 
 def content_sig(scratch: Scratch, nodes: Sequence[TNode]) -> tuple[Any, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.induction._fold import fold_children
-from scrapy_wrapx.induction._info import Info, Scratch, refresh
+from scrapy_wrapx.induction._info import Info, Scratch, refresh, text_shape
 from scrapy_wrapx.induction._labels import text_label
 from scrapy_wrapx.induction._tables import PageTables, fold_rows
 from scrapy_wrapx.template import Blob, Elem, Text, TNode
@@ -52,12 +52,8 @@ def _folded(scratch: Scratch, node: Node, children: list[TNode], tables: PageTab
 
 def _text(scratch: Scratch, value: str, template: frozenset[str]) -> Text:
     text = Text([value])
-    scratch[text] = Info(
-        frozenset({(text_label(value, template),)}),
-        1,
-        [value],
-        text_label(value, template),
-    )
+    label = text_label(value, template)
+    scratch[text] = Info(frozenset({(label,)}), 1, [value], label, shape=text_shape(value, label))
     return text
 
 

@@ -9,7 +9,9 @@ maximizes the total similarity of aligned peers (order preserved); which
 nodes are peers, and how good a pair is, is :mod:`._peers`' rule. Hedges
 too long to compare every pair (past :data:`._band.MAX_ALIGN_CELLS`) are
 aligned in a band around their expected diagonal (:mod:`._band`), so the
-work stays linear in the number of siblings.
+work stays linear in the number of siblings. The same subtrees at the
+start of both hedges (a site's header and menus on every seed) are paired
+before any pair is scored: the alignment would pair them first anyway.
 
 Between two aligned peers, an element on each side that is the same block
 (:func:`._peers.same_block`), and no other such partner there, is merged
@@ -28,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from scrapy_wrapx.induction._band import Pairs, band_pairs, bounded, cells
-from scrapy_wrapx.induction._info import MAX_SAMPLES, Info, Scratch, refresh
+from scrapy_wrapx.induction._info import MAX_SAMPLES, Info, Scratch, refresh, same_shape, text_shape
 from scrapy_wrapx.induction._peers import core, peer_score, same_block
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
 
@@ -70,7 +72,10 @@ def _merge_texts(scratch: Scratch, a: Text, b: Text) -> Text:
             seen.add(value)
     text = Text([samples[0]] if len(samples) == 1 else [None])
     label = info_a.label if info_a.label == info_b.label else "#"
-    scratch[text] = Info(frozenset({(label,)}), 1, samples, label, sep=info_a.sep and info_b.sep)
+    shape = text_shape(samples[0], label) if len(samples) == 1 else 0
+    scratch[text] = Info(
+        frozenset({(label,)}), 1, samples, label, sep=info_a.sep and info_b.sep, shape=shape
+    )
     return text
 
 
@@ -129,6 +134,15 @@ def merge_hedges(scratch: Scratch, a: list[TNode], b: list[TNode]) -> list[TNode
     if bounded(len(a), len(b)):
         # Long hedges: peers are looked for near their expected place only.
         return _merge_along(scratch, a, b, band_pairs(scratch, a, b, peer_score), _merge_gap)
+    # The same subtrees at the start (a site's header and menus) are what
+    # the alignment pairs first (no pair scores more for either), so they
+    # are paired without scoring every pair.
+    same = 0
+    while same < min(len(a), len(b)) and same_shape(scratch, a[same], b[same]):
+        same += 1
+    if same:
+        paired = [merge_nodes(scratch, x, y) for x, y in zip(a[:same], b[:same], strict=True)]
+        return paired + merge_hedges(scratch, a[same:], b[same:])
     scores = [[peer_score(scratch, x, y) for y in b] for x in a]
     return _merge_along(scratch, a, b, _best_pairs(scores), _merge_gap)
 
