@@ -44,12 +44,31 @@ Gap = Callable[[Scratch, list[TNode], list[TNode]], list[TNode]]
 
 def merge_nodes(scratch: Scratch, a: TNode, b: TNode) -> TNode:
     """The generalization of two peers (optional if either side is)."""
+    if same_shape(scratch, a, b):
+        return _merge_same(scratch, a, b)
     is_optional = isinstance(a, Opt) or isinstance(b, Opt)
     merged = _merge_cores(scratch, core(a), core(b))
     if is_optional:
         merged = Opt(merged)
         refresh(scratch, merged)
     return merged
+
+
+def _merge_same(scratch: Scratch, a: TNode, b: TNode) -> TNode:
+    """The merge of the very same subtree (:func:`._info.same_shape`): ``a``
+    itself, its elements standing for ``b``'s seed elements too, and a text
+    a separator only where both are (what merging them node by node would
+    give, without building it anew)."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        info_x, info_y = scratch[x], scratch[y]
+        if isinstance(x, Elem) and isinstance(y, Elem):
+            info_x.sources = (info_x.sources + info_y.sources)[:MAX_SOURCES]
+            stack.extend(zip(x.children, y.children, strict=True))
+        else:
+            info_x.sep = info_x.sep and info_y.sep
+    return a
 
 
 def _merge_cores(scratch: Scratch, a: TNode, b: TNode) -> TNode:
@@ -141,7 +160,7 @@ def merge_hedges(scratch: Scratch, a: list[TNode], b: list[TNode]) -> list[TNode
     while same < min(len(a), len(b)) and same_shape(scratch, a[same], b[same]):
         same += 1
     if same:
-        paired = [merge_nodes(scratch, x, y) for x, y in zip(a[:same], b[:same], strict=True)]
+        paired = [_merge_same(scratch, x, y) for x, y in zip(a[:same], b[:same], strict=True)]
         return paired + merge_hedges(scratch, a[same:], b[same:])
     scores = [[peer_score(scratch, x, y) for y in b] for x in a]
     return _merge_along(scratch, a, b, _best_pairs(scores), _merge_gap)
