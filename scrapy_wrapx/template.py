@@ -429,13 +429,13 @@ def _fields_from_json(data: Any) -> list[FieldInfo]:
     return fields
 
 
-def _load_template_json(text: str | bytes) -> dict[str, Any]:
-    """The JSON object of a template of one of :data:`READABLE_VERSIONS`
-    (:func:`~scrapy_wrapx._versioned.load_versioned`, for several versions)."""
+def _template_data(data: Any) -> dict[str, Any]:
+    """``data`` if it is the JSON object of a template of one of
+    :data:`READABLE_VERSIONS` (:func:`~scrapy_wrapx._versioned.load_versioned`,
+    for several versions)."""
     what = "scrapy-wrapx template"
-    data = load_json(text, f"{what} JSON")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"Not a {what}: {str(text)[:60]!r}")
+        raise ValueError(f"Not a {what}: {str(data)[:60]!r}")
     version = data.get("version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise ValueError(f"Unsupported {what} version: {version!r}")
@@ -553,7 +553,15 @@ class Template:
         nothing else) for any other text: it may come from a corrupt or
         hostile store, bounded in size and depth by
         :func:`~scrapy_wrapx._versioned.load_json` before it is parsed."""
-        data = _load_template_json(text)
+        return cls.from_data(load_json(text, "scrapy-wrapx template JSON"))
+
+    @classmethod
+    def from_data(cls, data: Any) -> Template:
+        """:meth:`from_json` of JSON already parsed, bounded in size and
+        depth (a store record read by
+        :func:`~scrapy_wrapx._versioned.load_json`): not written out and
+        parsed again."""
+        data = _template_data(data)
         meta = data.get("meta") or {}
         if not isinstance(meta, dict):
             raise ValueError(f"Invalid template meta: {meta!r:.60}")

@@ -75,7 +75,7 @@ class TemplateRecord:
             raise ValueError(f"Template record with invalid kind or version: {kind_key!r}")
         from scrapy_wrapx.template import Template
 
-        template = Template.from_json(json.dumps(data.get("template")))
+        template = Template.from_data(data.get("template"))
         seeds = data.get("seed_urls", [])
         if not isinstance(seeds, list) or not all(isinstance(u, str) for u in seeds):
             raise ValueError(f"Template record of {kind_key!r} with invalid seed URLs")
