@@ -26,8 +26,6 @@ from __future__ import annotations
 import functools
 import re
 
-import wordninja
-
 from scrapy_wrapx.induction._naming import FUNCTION_WORDS
 
 #: Runs of letters shorter than this are left as they are: two short words
@@ -49,6 +47,10 @@ def split_compounds(name: str) -> str:
 def _split(run: str) -> str:
     if len(run) < MIN_COMPOUND:
         return run
+    # Imported on first use: loading its word list takes a tenth of a
+    # second, which a crawl's process that never names a field never pays.
+    import wordninja
+
     parts = wordninja.split(run)
     if len(parts) < 2 or "".join(parts) != run:
         return run
