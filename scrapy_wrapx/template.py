@@ -434,8 +434,10 @@ def _template_data(data: Any) -> dict[str, Any]:
     :data:`READABLE_VERSIONS` (:func:`~scrapy_wrapx._versioned.load_versioned`,
     for several versions)."""
     what = "scrapy-wrapx template"
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"Not a {what}: {str(data)[:60]!r}")
+    if not isinstance(data, dict):
+        raise ValueError(f"Not a {what}: a JSON {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise ValueError(f"Not a {what}: format {data.get('format')!r:.60}")
     version = data.get("version")
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise ValueError(f"Unsupported {what} version: {version!r}")
