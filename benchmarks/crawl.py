@@ -113,7 +113,7 @@ def serve(data: Path, port: int, copies: int = 1) -> None:
 # One crawl (in its own process) -------------------------------------------
 
 
-def _worker_cpu_seconds() -> float:
+def worker_cpu_seconds() -> float:
     """CPU seconds of the page workers of the crawl that ran in this
     process: its only children, which exit once their stdin is closed and
     count once reaped."""
@@ -251,7 +251,7 @@ def _subcommand(args: list[str]) -> None:
         spec["settings"],
         Path(spec["output"]) if spec["output"] else None,
     )
-    stats["worker_cpu_seconds"] = _worker_cpu_seconds()
+    stats["worker_cpu_seconds"] = worker_cpu_seconds()
     print(json.dumps(stats))
 
 

@@ -24,7 +24,9 @@ Reported, as medians per mode: the peak RSS of the crawl's process and of
 its page workers; the RSS after 100, 200... sites and the growth per site
 from the first hundred on (KB per site); and the peak of the close (from
 the first ``spider_idle``, when the buffered pages are flushed, to the
-spider's close). Goals (exit status 1 when one fails): the peak RSS of the
+spider's close); the seconds, and the CPU seconds of the crawl's process
+(the sampling thread included, in both modes) and of its page workers:
+where a crawl of many sites spends its time. Goals (exit status 1 when one fails): the peak RSS of the
 crawl's process with the add-on at most 1.5 times the one without, and its
 growth per site after the first hundred at most :data:`FLAT_KB_PER_SITE`
 KB above the one without (the page workers' likewise, against nothing).
@@ -392,14 +394,17 @@ def run_sites_crawl(
     crawler.signals.connect(sampler.sample, signals.spider_closed, weak=False)
     sampler.start()
     started = time.monotonic()
+    cpu_started = time.process_time()
     process.crawl(crawler)
     process.start()
+    cpu_seconds = time.process_time() - cpu_started
     sampler.stop()
     assert crawler.stats is not None
     stats = crawler.stats.get_stats()
     result: dict[str, Any] = {k: v for k, v in stats.items() if isinstance(v, (int, float, str))}
     result.update(
         seconds=time.monotonic() - started,
+        cpu_seconds=cpu_seconds,
         sites_crawled=progress.done,
         peak_crawl_kb=_status_kb(sampler.pid, "VmHWM"),
         peak_workers_kb=sampler.worker_hwm,
@@ -438,6 +443,8 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, float]:
         "crawl_kb_per_site": median([kb_per_site(r["milestones"], "crawl_kb") for r in runs]),
         "workers_kb_per_site": median([kb_per_site(r["milestones"], "workers_kb") for r in runs]),
         "seconds": median([r["seconds"] for r in runs]),
+        "cpu_seconds": median([r.get("cpu_seconds", 0.0) for r in runs]),
+        "worker_cpu_seconds": median([r.get("worker_cpu_seconds", 0.0) for r in runs]),
         "items": median([r.get("item_scraped_count", 0) for r in runs]),
     }
 
@@ -448,8 +455,12 @@ def main(argv: list[str] | None = None) -> int:
         serve(int(args_list[1]), int(args_list[2]) if len(args_list) > 2 else 0)
         return 0
     if args_list[:1] == ["_crawl"]:
+        from benchmarks.crawl import worker_cpu_seconds
+
         spec = json.loads(args_list[1])
-        print(json.dumps(run_sites_crawl(**spec)))
+        result = run_sites_crawl(**spec)
+        result["worker_cpu_seconds"] = worker_cpu_seconds()
+        print(json.dumps(result))
         return 0
     parser = argparse.ArgumentParser(prog="python -m benchmarks sites")
     parser.add_argument("--sites", type=int, default=500, help="sites (distinct hosts)")
@@ -489,7 +500,9 @@ def main(argv: list[str] | None = None) -> int:
                         f"{result['seconds']:.1f}s, peak {result['peak_crawl_kb'] / 1024:.1f} MB"
                         f" + workers {result['peak_workers_kb'] / 1024:.1f} MB, close "
                         f"{result['phases'].get('close', {}).get('crawl_kb', 0) / 1024:.1f} MB, "
-                        f"{result.get('item_scraped_count', 0)} items",
+                        f"{result.get('item_scraped_count', 0)} items, CPU "
+                        f"{result['cpu_seconds']:.1f}s + workers "
+                        f"{result['worker_cpu_seconds']:.1f}s",
                         file=sys.stderr,
                     )
     finally:
@@ -507,6 +520,8 @@ def main(argv: list[str] | None = None) -> int:
         ("crawl_kb_per_site", f"crawl KB/site after {MILESTONE}"),
         ("workers_kb_per_site", f"workers KB/site after {MILESTONE}"),
         ("seconds", "seconds"),
+        ("cpu_seconds", "CPU, crawl process (s)"),
+        ("worker_cpu_seconds", "CPU, page workers (s)"),
         ("items", "items"),
     ):
         print(f"{label:<32}{without[key]:>10.1f}{with_[key]:>10.1f}")
