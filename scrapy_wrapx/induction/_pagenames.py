@@ -293,15 +293,27 @@ def _attr_name(context: FieldContext) -> tuple[str, int]:
     if element.tag == "img":
         base = base or slug(element.attrs.get("alt") or "")
     if base:
-        return (base if suffix in base.split("_") else f"{base}_{suffix}"), CLASS
+        return _suffixed(base, suffix), CLASS
     # The last resort: what it is, after the data words of the nearest
     # ancestor that has some (``cover_box_image``), never its tag
     # (``img_src``, ``a_href``).
+    words = _ancestor_words(context)
+    return (_suffixed(words, suffix) if words else suffix), TAG
+
+
+def _suffixed(base: str, suffix: str) -> str:
+    """``base`` ending in ``suffix`` (``author_url``), once."""
+    return base if suffix in base.split("_") else f"{base}_{suffix}"
+
+
+def _ancestor_words(context: FieldContext) -> str:
+    """The class words of the field element's nearest ancestor that has
+    some, or ``""``."""
     for elem in reversed(context.chain[:-1]):
         words = class_words(elem)
         if words:
-            return (words if suffix in words.split("_") else f"{words}_{suffix}"), TAG
-    return suffix, TAG
+            return words
+    return ""
 
 
 def propose(
@@ -388,10 +400,9 @@ def _tag_name(context: FieldContext, tag: str) -> str:
     name = context.info.name
     if set(_WORDS.findall(name)) - LAYOUT_WORDS - PRESENTATION_WORDS - {tag}:
         return name
-    for elem in reversed(context.chain[:-1]):
-        words = class_words(elem)
-        if words:
-            return f"{words}_{tag}"
+    words = _ancestor_words(context)
+    if words:
+        return f"{words}_{tag}"
     return tag or name
 
 

@@ -1,7 +1,8 @@
 """Names a value's own shape gives: an e-mail address, a telephone number,
-a web address, a postal address, a price (a sum with its currency). Contact data often sits in a block whose class words name
-the block (``main_address``, ``contact``), or in none, with no label of its
-own; every reader still calls ``(325) 674-2000`` a phone. A field whose
+a web address, a postal address, a price (a sum with its currency).
+Contact data often sits in a block whose class words name the block
+(``main_address``, ``contact``), or in none, with no label of its own;
+every reader still calls ``(325) 674-2000`` a phone. A field whose
 every seed value has one of these shapes is named after it, unless a label,
 semantic markup or its class words already say that (``phone_main``).
 
