@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -101,7 +102,7 @@ class Text:
     """A text node: ``parts`` are fixed strings and ``None`` slots, e.g.
     ``["Price: ", None]``; ``("Home",)`` is fixed, ``(None,)`` all data."""
 
-    __slots__ = ("_pieces", "names", "parts", "uid", "weight")
+    __slots__ = ("_pieces", "latent", "names", "parts", "uid", "weight")
     kind = "text"
 
     def __init__(self, parts: list[str | None]) -> None:
@@ -109,6 +110,9 @@ class Text:
         self.uid = -1
         #: One field name per slot.
         self.names: list[str] = []
+        #: For a fixed text that may be data, the name it takes on a page
+        #: where it differs (see :func:`latent_fields`).
+        self.latent = ""
         self.weight = 0
         self._pieces: tuple[list[str | None], _Pieces] | None = None
 
@@ -317,7 +321,10 @@ def _node_to_json(node: TNode) -> dict[str, Any]:
         data["c"] = [_node_to_json(child) for child in node.children]
         return data
     if isinstance(node, Text):
-        return {"k": "t", "p": node.parts, "n": node.names}
+        text: dict[str, Any] = {"k": "t", "p": node.parts, "n": node.names}
+        if node.latent:
+            text["l"] = node.latent
+        return text
     if isinstance(node, Opt):
         return {"k": "o", "c": _node_to_json(node.child)}
     if isinstance(node, Set):
@@ -365,6 +372,10 @@ def _text_from_json(data: dict[str, Any]) -> Text:
     text.names = list(names)
     if len(text.names) != text.slots:
         raise ValueError(f"Template text {parts!r:.60} has names {text.names!r:.60}")
+    latent = data.get("l", "")
+    if not isinstance(latent, str) or (latent and not text.fixed):
+        raise ValueError(f"Invalid latent name of template text {parts!r:.60}: {latent!r:.60}")
+    text.latent = latent
     return text
 
 
@@ -442,6 +453,28 @@ def _template_data(data: Any) -> dict[str, Any]:
     if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise ValueError(f"Unsupported {what} version: {version!r}")
     return data
+
+
+#: A label a fixed text opens with ("Team: " of "Team: Boston Celtics"):
+#: it names the text's latent field and is no part of its value.
+LATENT_LABEL = re.compile(r"\s*[^\W\d_][^:]{0,30}:\s*(?=\S)")
+
+
+def latent_fields(template: Template) -> dict[int, str]:
+    """The latent fields of a template (fixed texts that may be data, see
+    :mod:`scrapy_wrapx.induction._latent`): uid to name, in page order,
+    each name unique among them and apart from every field and set name."""
+    used = set(template.field_names) | set(template.set_names)
+    names: dict[int, str] = {}
+    for node in template.nodes:
+        if isinstance(node, Text) and node.latent:
+            name, count = node.latent, 1
+            while name in used:
+                count += 1
+                name = f"{node.latent}_{count}"
+            used.add(name)
+            names[node.uid] = name
+    return names
 
 
 def enclosing_sets(root: TNode) -> dict[int, str]:

@@ -1,15 +1,16 @@
 """A template as an indented tree, for ``scrapy wrapx show``.
 
 One line per template node: fixed elements as tags with their fixed
-attributes, variant attributes and text slots as ``{field}``, optional nodes
-as ``?``, sets as ``*`` with their record name. Written without recursion:
-templates of deep pages are deep too.
+attributes, variant attributes and text slots as ``{field}``, fixed texts
+that may be data as ``~{field}`` (:mod:`scrapy_wrapx.induction._latent`),
+optional nodes as ``?``, sets as ``*`` with their record name. Written
+without recursion: templates of deep pages are deep too.
 """
 
 from __future__ import annotations
 
 from scrapy_wrapx.induction._keyvalue import key_value_sets
-from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode
+from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode, latent_fields
 
 _INDENT = "  "
 
@@ -18,7 +19,10 @@ def _slot_names(template: Template) -> dict[tuple[int, str], str]:
     return {(info.uid, info.slot): info.name for info in template.fields}
 
 
-def _text_line(node: Text, names: dict[tuple[int, str], str]) -> str:
+def _text_line(node: Text, names: dict[tuple[int, str], str], latent: dict[int, str]) -> str:
+    if node.uid in latent:
+        # Fixed on every seed, a value where a page differs.
+        return f"{node.parts[0]!r} ~{{{latent[node.uid]}}}"
     out = []
     slot = 0
     for part in node.parts:
@@ -66,6 +70,7 @@ def template_tree(template: Template) -> str:
       <img src={img_src}>
     """
     names = _slot_names(template)
+    latent = latent_fields(template)
     lines: list[str] = []
     stack: list[tuple[TNode, int]] = [(template.root, 0)]
     while stack:
@@ -76,7 +81,7 @@ def template_tree(template: Template) -> str:
             lines.append(pad + _elem_line(node, names))
             children = node.children
         elif isinstance(node, Text):
-            lines.append(pad + _text_line(node, names))
+            lines.append(pad + _text_line(node, names, latent))
         elif isinstance(node, Opt):
             lines.append(pad + "? optional")
             children = [node.child]
@@ -117,4 +122,10 @@ def template_schema(template: Template) -> str:
     for name, where in key_value_sets(template).items():
         source = f"{where.label}, {where.value}" if not where.cells else where.value
         lines.append(f"#   {name:<30} {{}}  labels -> values, from {source}")
+    latent = [(name, template.nodes[uid]) for uid, name in latent_fields(template).items()]
+    if latent:
+        lines.append("# latent (the same on every seed; a value where a page differs):")
+        for name, node in latent:
+            seed = node.parts[0] if isinstance(node, Text) else ""
+            lines.append(f"#   {name:<30} 1  seeds: {seed!r}")
     return "\n".join(lines)

@@ -64,6 +64,15 @@ def _extract(template: Template, page: PageTree, url: str | None) -> Extraction:
     fields: Fields = {name: [] for name in template.field_names}
     records: Records = {}
     collect(facts.program, env, fields, records, None)
+    for uid, name in facts.latent.items() if matcher.misfits else ():
+        value = env.get(uid)
+        if value:
+            label = facts.latent_labels[uid]
+            value = value[len(label) :] if label and value.startswith(label) else value
+            value = value.lstrip(": \t\n")  # after a label of its own (": Ages 12-17")
+            value = value.rstrip()
+            if value:
+                fields[name] = [value]
     ok = score >= template.match_threshold and coverage >= template.coverage_threshold
     return Extraction(fields, records, score, ok, url, env, coverage)
 

@@ -19,7 +19,16 @@ from lxml import etree
 from scrapy_wrapx.dom import TEXT
 from scrapy_wrapx.extraction._collect import Program, data_nodes, program
 from scrapy_wrapx.extraction._plan import First, first, plan_of
-from scrapy_wrapx.template import Elem, Opt, Set, Template, Text, TNode
+from scrapy_wrapx.template import (
+    LATENT_LABEL,
+    Elem,
+    Opt,
+    Set,
+    Template,
+    Text,
+    TNode,
+    latent_fields,
+)
 
 #: The environment a match fills, keyed by template node ``uid`` (see
 #: :mod:`scrapy_wrapx.extraction`).
@@ -97,6 +106,11 @@ class Compiled:
         self.chrome = Chrome(template, self.data)
         #: How to gather fields from an environment.
         self.program: Program = program(template.root.children, self.data)
+        #: Latent fields (fixed texts that may be data): uid to name, and
+        #: to the label their text opens with, left out of a value that
+        #: keeps it ("Team: " of "Team: Boston Celtics").
+        self.latent = latent_fields(template)
+        self.latent_labels = {uid: _own_label(self.fixed_text[uid]) for uid in self.latent}
         #: The field names compiled in (see :func:`compiled`).
         self.field_names = template.field_names
         self.set_names = template.set_names
@@ -182,6 +196,11 @@ class Chrome:
             self.widths[uid:last],
             self.texts[first_text:last_text],
         )
+
+
+def _own_label(text: str) -> str:
+    found = LATENT_LABEL.match(text)
+    return found.group() if found else ""
 
 
 def _starts(found: First) -> tuple[frozenset[str], tuple[TNode, ...]]:

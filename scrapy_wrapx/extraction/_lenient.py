@@ -145,6 +145,14 @@ def _table(m: Matcher, items: list[TNode], owner: Node, start: int, end: int) ->
 def _take(m: Matcher, item: TNode, owner: Node, begin: int, end: int, env: Env) -> float:
     """Extract an aligned segment; one unfit repetition of a set is matched
     as the element a repetition ends with."""
+    if isinstance(item, Text):
+        node = owner.children[begin]
+        if node.tag != TEXT:
+            m.misfits += 1
+            return 0.0
+        # Paired by the alignment, not found in place: a latent text that
+        # differs here may be another text altogether.
+        return m.text(item, node, env, aligned=False)
     if isinstance(item, Set) and end - begin == 1 and not m.rep_ends(item, owner, begin):
         rep_env: Env = {}
         head = item.children[-1]

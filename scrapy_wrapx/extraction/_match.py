@@ -99,7 +99,11 @@ class Matcher(Fits):
         env[~uid] = node
         return True
 
-    def text(self, item: Text, node: Node, env: Env) -> float:
+    def text(self, item: Text, node: Node, env: Env, aligned: bool = True) -> float:
+        """Match and extract a text. A fixed text that differs is kept
+        when it is latent (see :mod:`scrapy_wrapx.induction._latent`) and
+        ``aligned``: in its place in a hedge that fits, not merely paired
+        with some text of a hedge that does not (see :mod:`._lenient`)."""
         value = node.value
         fixed = self.c.fixed_text.get(item.uid)
         if fixed is not None:
@@ -107,6 +111,8 @@ class Matcher(Fits):
                 self.explained += 1
                 return 1.0
             self.misfits += 1
+            if aligned and item.uid in self.c.latent:
+                env[item.uid] = value
             return 0.0
         slots = item.split(value)
         if slots is None:

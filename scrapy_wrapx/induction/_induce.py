@@ -33,6 +33,7 @@ from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labelled import open_labelled_values
 from scrapy_wrapx.induction._labels import template_texts
+from scrapy_wrapx.induction._latent import name_latent
 from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
 from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
@@ -84,11 +85,16 @@ def induce_template(
     for text in separators:
         text.names = [""] * text.slots  # rendered, never a field
     template = Template(root, meta={"seeds": len(trees), "urls": [tree.url for tree in trees]})
+    latent: list[tuple[Text, str, list[Elem]]] = []
     template.fields = name_fields(
         root,
         previous.fields if previous is not None else None,
         separators={id(text) for text in separators},
+        latent=latent,
     )
+    if len(trees) > 1:
+        # One seed shows no variation at all: every text would be latent.
+        name_latent(latent)
     if previous is not None:
         keep_names(template, previous, trees)
     # Table cells and labelled values are data even where every seed agrees.

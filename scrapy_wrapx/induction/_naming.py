@@ -144,6 +144,11 @@ class _Namer:
         self.styling: set[int] = set()
         #: Uids of the links seen (see :meth:`label_for`).
         self.links: set[int] = set()
+        #: Fixed texts that may be data (see :mod:`._latent`), each with
+        #: the label before it and its elements.
+        self.latent: list[tuple[Text, str, list[Elem]]] = []
+        #: How many sets the walk is inside.
+        self.set_depth = 0
 
     def unique(self, base: str, context: Sequence[str] = ()) -> str:
         """``base``, or when taken, ``base`` qualified by the nearest
@@ -224,7 +229,9 @@ class _Namer:
                 self.optional(item, ancestors)
             elif isinstance(item, Set):
                 self.sets.append(item)
+                self.set_depth += 1
                 self.walk(item.children, ancestors)
+                self.set_depth -= 1
             elif isinstance(item, Blob):
                 # Free-form text (see ._prose): named by its element, else
                 # what a page's running text is.
@@ -295,16 +302,25 @@ class _Namer:
         if id(item) in self.separators:
             return
         if item.fixed:
-            self.fixed_text(item.parts[0] or "", ancestors)
+            self.fixed_text(item.parts[0] or "", ancestors, item)
         else:
             self.variant_text(item, ancestors)
 
-    def fixed_text(self, value: str, ancestors: list[Elem]) -> None:
+    def fixed_text(self, value: str, ancestors: list[Elem], item: Text | None = None) -> None:
         """A fixed text labels the slots after it, when it is label-like;
         but one right in the element that holds the previous slot closes
-        that slot ("out of 5") and labels nothing after it."""
+        that slot ("out of 5") and labels nothing after it. Outside sets,
+        a fixed text that is no label may be data every seed agreed on
+        (see :mod:`._latent`): it is noted with the label before it."""
         chain = [e.uid for e in ancestors]
         closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
+        if (
+            item is not None
+            and not closing
+            and not self.set_depth
+            and latent_text(value, ancestors)
+        ):
+            self.latent.append((item, self.column or self.label_for(ancestors), list(ancestors)))
         if closing:
             self.last_label = None
         elif label_like(value):
@@ -334,6 +350,28 @@ class _Namer:
 #: Inline elements that only style a text: a label wrapped in them
 #: (``<b><font size="2">Cuisine:</font></b>``) is still its lead's.
 STYLE_TAGS = frozenset({"font", "span", "small", "big", "i", "em", "u", "tt", "sup", "sub"})
+
+
+#: Elements whose fixed text is never data: a label's own (``th``, ``dt``),
+#: a choice among others (``option``), or no text a reader sees.
+_NO_DATA_TAGS = frozenset({"th", "dt", "label", "legend", "option", "script", "style", "title"})
+#: Longest fixed text that may still be a value (see :func:`latent_text`).
+_MAX_LATENT_CHARS = 120
+
+
+def latent_text(value: str, ancestors: list[Elem]) -> bool:
+    """Whether a fixed text may be data that every seed agreed on (one
+    team's players, one city's restaurants; see :mod:`._latent`): a short
+    text with a letter or digit, no label (no closing colon, not in a
+    label's element) and no markup shown as text."""
+    text = value.strip()
+    return (
+        0 < len(text) <= _MAX_LATENT_CHARS
+        and not text.endswith(":")
+        and "<" not in text
+        and any(char.isalnum() for char in text)
+        and not any(elem.tag in _NO_DATA_TAGS for elem in ancestors[-2:])
+    )
 
 
 def _in_lead(ancestors: list[Elem]) -> bool:
@@ -371,13 +409,17 @@ def name_fields(
     root: Elem,
     previous: list[FieldInfo] | None = None,
     separators: set[int] | frozenset[int] = frozenset(),
+    latent: list[tuple[Text, str, list[Elem]]] | None = None,
 ) -> list[FieldInfo]:
     """Name every field and set of a finalized template (uids assigned).
     ``separators`` are the ``id()`` of texts between list items: never
-    fields, never labels."""
+    fields, never labels. ``latent`` receives the fixed texts that may be
+    data, with their labels and elements (see :mod:`._latent`)."""
     namer = _Namer(previous)
     namer.separators = separators
     namer.walk(root.children, [root])
+    if latent is not None:
+        latent.extend(namer.latent)
     for node in namer.sets:
         node.name = namer.unique(f"{_set_base(node, namer.fields)}_list")
     return namer.fields

@@ -51,7 +51,7 @@ from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets, keyed_record
 from scrapy_wrapx.signals import page_extracted
-from scrapy_wrapx.template import Set, Template, enclosing_sets
+from scrapy_wrapx.template import Set, Template, enclosing_sets, latent_fields
 from scrapy_wrapx.unsupervised.templates import PENDING, TemplateCache, TemplateRecord
 from scrapy_wrapx.unsupervised.typed import typed_values
 
@@ -143,7 +143,7 @@ def _shape(template: Template) -> _Shape:
     found = _SHAPES[template] = _Shape(
         template.field_names,
         template.set_names,
-        tuple(members.get("", ())),
+        (*members.get("", ()), *latent_fields(template).values()),
         single,
         key_value_sets(template),
     )

@@ -1,0 +1,64 @@
+"""Latent fields: data every seed happened to agree on.
+
+A text is template when it is the same on every seed, and with a handful of
+seeds that is sometimes chance: five players of one team, five restaurants
+of one price range, five cameras of one sensor size. On a page where such a
+text differs, it is that page's data, and dropping it loses a value the
+reader sees; keeping it as template on every page would instead fill items
+with menus and headings.
+
+So a fixed text that may be data (short, no label, outside any set: see
+:func:`~._naming.latent_text`) gets a *latent* name here, and extraction
+emits it under that name on the pages where it differs from the seeds',
+and only where the page fits the template around it (see
+:mod:`scrapy_wrapx.extraction._match`). Its name comes from what would
+name a slot there: the label before it, a label of its own ("Team:
+Boston Celtics"), the class words of its element and the two above, and
+only then its tag, after the nearest ancestor's class words. Names are
+made unique against the template's fields when extraction compiles the
+template (:func:`~scrapy_wrapx.template.latent_fields`), so a field
+renamed later never clashes with one.
+"""
+
+from __future__ import annotations
+
+from scrapy_wrapx.dom import HEADINGS
+from scrapy_wrapx.induction._naming import label_name
+from scrapy_wrapx.induction._pagenames import class_words
+from scrapy_wrapx.template import LATENT_LABEL, Elem, Text
+
+
+def name_latent(candidates: list[tuple[Text, str, list[Elem]]]) -> None:
+    """Give each candidate text (with the label before it and its elements,
+    from :func:`~._naming.name_fields`) its latent name."""
+    for text, label, chain in candidates:
+        text.latent = latent_base(text.parts[0] or "", label, chain)
+
+
+def latent_base(value: str, label: str, chain: list[Elem]) -> str:
+    """The name of a latent field, before it is made unique.
+
+    >>> from scrapy_wrapx.template import Elem
+    >>> div, h2 = Elem("div", {"class": "team-info"}, []), Elem("h2", {}, [])
+    >>> latent_base("Boston Celtics", "", [div, h2]), latent_base("8-14", "Price", [div])
+    ('team_info', 'price')
+    >>> row, cell, span = Elem("tr", {}, []), Elem("td", {}, []), Elem("span", {}, [])
+    >>> latent_base("Team: Boston Celtics", "", [h2]), latent_base("Boston", "", [div, row, cell, span])
+    ('team', 'team_info_span')
+    """
+    own = LATENT_LABEL.match(value)
+    base = label_name(label) or (label_name(own.group()) if own else "")
+    if base:
+        return base
+    for elem in reversed(chain[-3:]):
+        words = class_words(elem)
+        if words:
+            return words
+    tag = chain[-1].tag if chain else "text"
+    if tag in HEADINGS:
+        return "heading"
+    for elem in reversed(chain[:-1]):
+        words = class_words(elem)
+        if words:
+            return f"{words}_{tag}"
+    return f"{tag}_text"
