@@ -93,6 +93,9 @@ _SEPARATOR = re.compile(r"\s+[^\w\s]+\s+")
 #: of one season all say "... 2010", yet the year is the date's own.
 _NUMBER_AT_END = re.compile(r"(?:^|\s)\d+$")
 _NUMBER_AT_START = re.compile(r"\d+(?:\s|$)")
+#: A number, and a letter (see :func:`_measures`).
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_LETTER = re.compile(r"[^\W\d_]")
 #: A fixed part's last number, with nothing but punctuation after it.
 _LAST_NUMBER = re.compile(r"\d+[^\w\s]*$")
 
@@ -354,14 +357,38 @@ def _fixed_suffix(rests: list[list[str]], allow_words: bool, closer: str = "") -
 
 def _middle_parts(middles: list[list[str]], allow_words: bool) -> list[str | None]:
     """One slot, or several when every value's middle has the very same
-    field separators inside (" / " in "Value Books / 2008 / Paperback")."""
+    field separators inside (" / " in "Value Books / 2008 / Paperback"),
+    unless the parts are one compound measure (:func:`_measures`).
+
+    >>> derive_parts(["26 MPG City / 34 MPG Hwy", "27 MPG City / 36 MPG Hwy",
+    ...               "25 MPG City / 33 MPG Hwy"])
+    [None]
+    """
     separators = [_inner_separators("".join(middle)) for middle in middles]
     if not (allow_words and separators[0] and all(s == separators[0] for s in separators)):
+        return [None]
+    if _measures(["".join(middle) for middle in middles], separators[0]):
         return [None]
     parts: list[str | None] = [None]
     for separator in separators[0]:
         parts.extend((separator, None))
     return parts
+
+
+def _measures(values: list[str], separators: list[str]) -> bool:
+    """Whether the parts between the separators are numbers with their
+    units, the same units in every value ("26 MPG City / 34 MPG Hwy",
+    "3 beds - 2 baths"): one value a person reads whole, where parts that
+    differ in words ("Zondervan / 2010 / Paperback") are several."""
+    shapes = set()
+    for value in values:
+        parts = _SEPARATOR.split(value)
+        if len(parts) != len(separators) + 1:
+            return False
+        if not all(_NUMBER.search(part) and _LETTER.search(part) for part in parts):
+            return False
+        shapes.add(_NUMBER.sub("#", value))
+    return len(shapes) == 1
 
 
 def _inner_separators(text: str) -> list[str]:
