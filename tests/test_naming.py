@@ -232,6 +232,34 @@ def test_a_title_in_bold_is_the_title_when_no_heading_is(wrap: str) -> None:
     assert fields.get("title") == ["Autumn Sun"], fields
 
 
+@pytest.mark.parametrize(
+    ("wrap", "name"),
+    [
+        ("<font size='+1'><strong>{}</strong></font>", "heading"),
+        ('<font size="5"><b>{}</b></font>', "heading"),
+        ("<font face='Arial'><font size='+2'>{}</font></font>", "heading"),
+        ("<font size='2'><b>{}</b></font>", None),
+        ("<font size='-1'>{}</font>", None),
+    ],
+)
+def test_a_text_set_large_is_a_heading(wrap: str, name: str | None) -> None:
+    """A page written before CSS sets its heading in a larger font; with
+    no ``<title>`` to hold it, it is a ``heading``, never a tag. A small
+    font says nothing (the last resort stays)."""
+    places = ["Bob's Steak House", "Ming's Star", "Abacus", "Mignon", "Napoli's Pizza"]
+    pages = [
+        "<html><head><title>Dallas restaurant guide</title></head><body><table><tr><td>"
+        f"{wrap.format(place)}</td></tr><tr><td>{n} reviews</td></tr></table>"
+        "<p>Footer</p></body></html>"
+        for n, place in enumerate(places, 2)
+    ]
+    fields = extract(_named(pages), pages[0]).fields
+    if name is None:
+        assert not fields.get("heading"), fields
+    else:
+        assert fields.get(name) == [places[0]], fields
+
+
 MODELS = ["Acura ZDX", "Mini Cooper S", "Ford Focus Wagon", "Kia Soul", "Audi A4 Avant"]
 SEPARATORS = [" | ", " - ", " :: ", " \u2013 "]
 

@@ -337,12 +337,27 @@ def propose(
         # where a phone's or an address's name a block.
         return (f"{words}_{role}" if words and role == "price" else role), SEMANTIC
     tag = _tag(context)
-    if tag in HEADINGS and in_title(values, evidence, heading=True):
+    heading = tag in HEADINGS or big_text(context.chain)
+    if heading and in_title(values, evidence, heading=True):
         context.evidence["role"] = "title"
         return "title", SEMANTIC
     if words:
         return words, CLASS
-    return ("heading" if tag in HEADINGS else _tag_name(context, tag)), TAG
+    return ("heading" if heading else _tag_name(context, tag)), TAG
+
+
+#: ``<font size>`` values that set a text larger than the page's own: a
+#: step up ("+1") or an absolute size above the default 3.
+_BIG_SIZE = re.compile(r"\s*(?:\+[1-7]|[4-7])\s*$")
+
+
+def big_text(chain: Sequence[Elem]) -> bool:
+    """Whether a text's element or one of the two above sets it in a
+    larger font (``<font size="+1"><strong>Bob's Steak House``): the
+    heading of a page written before CSS, in the role of an ``<h1>``."""
+    return any(
+        elem.tag == "font" and _BIG_SIZE.match(elem.attrs.get("size") or "") for elem in chain[-3:]
+    )
 
 
 def _tag(context: FieldContext) -> str:
