@@ -30,6 +30,7 @@ from scrapy_wrapx.induction._info import Scratch, content_sig, dice, refresh, te
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
+from scrapy_wrapx.induction._styles import unify_styles
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
@@ -301,7 +302,10 @@ def _fold_period(scratch: Scratch, children: list[TNode], period: int) -> list[T
     while i < len(children):
         end = _run_end(scratch, children, i, period)
         if end - i >= 2 * period:
-            out.append(fold_run(scratch, children[i:end], period))
+            run = children[i:end]
+            if period == 1:
+                unify_styles(scratch, run)  # rows alike, but some highlighted
+            out.append(fold_run(scratch, run, period))
             i = end
         else:
             out.append(children[i])

@@ -71,11 +71,14 @@ class Scratch:
     through both, as intended.
     """
 
-    __slots__ = ("_features", "_infos")
+    __slots__ = ("_features", "_infos", "_unstyled")
 
     def __init__(self) -> None:
         self._infos: dict[int, tuple[TNode, Info]] = {}
         self._features: dict[
+            int, tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]
+        ] = {}
+        self._unstyled: dict[
             int, tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]
         ] = {}
 
@@ -89,6 +92,15 @@ class Scratch:
         """The node's :class:`Info`, or None for a node made without one."""
         entry = self._infos.get(id(node))
         return entry[1] if entry is not None else None
+
+    def unstyled(self, profile: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+        """:func:`unstyled` of a profile kept in an :class:`Info`,
+        remembered as :meth:`template_features` is."""
+        entry = self._unstyled.get(id(profile))
+        if entry is None:
+            entry = (profile, unstyled(profile))
+            self._unstyled[id(profile)] = entry
+        return entry[1]
 
     def template_features(self, profile: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
         """:func:`template_features` of a profile kept in an :class:`Info`,
@@ -191,6 +203,15 @@ def _sig_item(scratch: Scratch, node: TNode) -> tuple[tuple[Any, ...], list[TNod
     if isinstance(node, Opt):
         return ("opt",), [node.child]
     return ("blob",), []
+
+
+def unstyled(profile: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """A profile with its elements' classes left out (texts kept): how two
+    lists compare whose rows differ in style only (see :mod:`._styles`)."""
+    return frozenset(
+        tuple(label if label.startswith("#") else label.split(".", 1)[0] for label in feature)
+        for feature in profile
+    )
 
 
 def template_features(profile: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from scrapy_wrapx.induction._band import Pairs, band_pairs, bounded, cells
 from scrapy_wrapx.induction._info import MAX_SAMPLES, Info, Scratch, refresh, same_shape, text_shape
 from scrapy_wrapx.induction._peers import core, peer_score, same_block
+from scrapy_wrapx.induction._styles import unify_styles
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
 
 #: Seed elements remembered per template element (for fixed-subtree
@@ -118,6 +119,9 @@ def _merge_sets(scratch: Scratch, a: TNode, b: TNode) -> Set:
     """A set and its peer (a set, or one node like its body)."""
     body_a: list[TNode] = a.children if isinstance(a, Set) else [a]
     body_b: list[TNode] = b.children if isinstance(b, Set) else [b]
+    if len(body_a) == 1 and len(body_b) == 1:
+        # One list's rows in the styles each seed shows (see ._styles).
+        unify_styles(scratch, [core(body_a[0]), core(body_b[0])])
     merged = Set(merge_hedges(scratch, body_a, body_b))
     refresh(scratch, merged)
     if isinstance(a, Set) and isinstance(b, Set):

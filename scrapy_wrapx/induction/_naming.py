@@ -69,6 +69,9 @@ LEAD_TAGS = frozenset({"th", "dt", "label", "b", "strong"}) | HEADINGS
 LEAD_REACH = 2
 
 _SLUG = re.compile(r"[^a-z0-9]+")
+#: A label ending in a capital letter of its own ("FGM-A", made-attempted)
+#: ends in an abbreviation, not in the article "a".
+_LAST_CAPITAL = re.compile(r"(?:^|[^A-Za-z])[A-Z]\W*$")
 
 
 def slug(text: str) -> str:
@@ -88,10 +91,12 @@ def label_name(label: str) -> str:
     ('publication_date', '', '')
     >>> label_name("Directed by:"), label_name("By:")
     ('directed_by', '')
+    >>> label_name("FGM-A"), label_name("3PM-A")
+    ('fgm_a', 'f_3pm_a')
     """
     name = slug(label)
     words = name.split("_")
-    if words[-1] not in FUNCTION_WORDS:
+    if words[-1] not in FUNCTION_WORDS or _LAST_CAPITAL.search(label):
         return name
     labelled = label.rstrip().endswith(":") and any(w not in FUNCTION_WORDS for w in words)
     return name if labelled else ""
@@ -149,6 +154,8 @@ class _Namer:
         self.latent: list[tuple[Text, str, list[Elem]]] = []
         #: How many sets the walk is inside.
         self.set_depth = 0
+        #: Uids of the tables' header rows: their texts are labels.
+        self.header_rows: set[int] = set()
 
     def unique(self, base: str, context: Sequence[str] = ()) -> str:
         """``base``, or when taken, ``base`` qualified by the nearest
@@ -295,6 +302,7 @@ class _Namer:
             return None
         if header[0] is row:
             self.below_header.add(table.uid)
+            self.header_rows.add(row.uid)
             return None
         return header[1] if table.uid in self.below_header else None
 
@@ -318,6 +326,7 @@ class _Namer:
             item is not None
             and not closing
             and not self.set_depth
+            and not any(e.uid in self.header_rows for e in ancestors)
             and latent_text(value, ancestors)
         ):
             self.latent.append((item, self.column or self.label_for(ancestors), list(ancestors)))

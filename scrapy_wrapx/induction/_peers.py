@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from scrapy_wrapx.induction._info import Scratch, dice
 from scrapy_wrapx.induction._labels import label_only
+from scrapy_wrapx.induction._styles import STRIPED_TAGS, skeleton
 from scrapy_wrapx.template import Blob, Elem, Opt, Set, Text, TNode
 
 #: Minimum profile overlap (Dice) for two elements to be peers.
@@ -64,7 +65,10 @@ def peer_score(scratch: Scratch, a: TNode, b: TNode) -> float:
         return _list_of_one_score(scratch, a, b)
     if not _alike(a, b):
         return NO_PEER
-    return _shape_score(scratch, a, b)
+    score = _shape_score(scratch, a, b)
+    if score == NO_PEER and isinstance(a, Set) and _restyled_rows(a.children, b.children):
+        return _shape_score(scratch, a, b, styled=False)
+    return score
 
 
 def _text_score(scratch: Scratch, a: Text, b: Text) -> float:
@@ -101,7 +105,10 @@ def _list_of_one_score(scratch: Scratch, node: TNode, group: Set) -> float:
     if isinstance(node, Text) and isinstance(body, Text):
         return _text_score(scratch, node, body)
     if isinstance(node, Elem) and isinstance(body, Elem) and node.tag == body.tag:
-        return _shape_score(scratch, node, group)
+        score = _shape_score(scratch, node, group)
+        if score == NO_PEER and _restyled_rows([node], group.children):
+            return _shape_score(scratch, node, group, styled=False)
+        return score
     return NO_PEER
 
 
@@ -113,13 +120,34 @@ def _alike(a: TNode, b: TNode) -> bool:
     return isinstance(a, Set) and isinstance(b, Set)
 
 
-def _shape_score(scratch: Scratch, a: TNode, b: TNode) -> float:
+def _restyled_rows(a: list[TNode], b: list[TNode]) -> bool:
+    """Whether two lists' repetitions are one row (or list item) each,
+    alike but for their classes (see :mod:`._styles`)."""
+    if len(a) != 1 or len(b) != 1:
+        return False
+    row_a, row_b = core(a[0]), core(b[0])
+    return (
+        isinstance(row_a, Elem)
+        and isinstance(row_b, Elem)
+        and row_a.tag == row_b.tag
+        and row_a.tag in STRIPED_TAGS
+        and skeleton(row_a)[1] == skeleton(row_b)[1]
+    )
+
+
+def _shape_score(scratch: Scratch, a: TNode, b: TNode, styled: bool = True) -> float:
     """Peers by profile: enough overlap, and a template text in common
-    when both have any (else they are different blocks)."""
+    when both have any (else they are different blocks). Lists compare
+    without classes (``styled`` false): one seed may show only the rows
+    of one style, another only those of the other (see :mod:`._styles`
+    and :func:`_restyled_rows`)."""
     info_a, info_b = scratch[a], scratch[b]
-    similarity = dice(info_a.profile, info_b.profile)
-    texts_a = scratch.template_features(info_a.profile)
-    texts_b = scratch.template_features(info_b.profile)
+    profile_a, profile_b = info_a.profile, info_b.profile
+    if not styled:
+        profile_a, profile_b = scratch.unstyled(profile_a), scratch.unstyled(profile_b)
+    similarity = dice(profile_a, profile_b)
+    texts_a = scratch.template_features(profile_a)
+    texts_b = scratch.template_features(profile_b)
     if texts_a and texts_b and not texts_a & texts_b:
         return NO_PEER  # no template text in common: different blocks
     if similarity < PEER_THRESHOLD:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from scrapy_wrapx.induction._fold import HEADER_SCAN_ROWS, MIN_HEADER_CELLS, fold_run
 from scrapy_wrapx.induction._peers import core
+from scrapy_wrapx.induction._styles import unify_styles
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 if TYPE_CHECKING:
@@ -229,6 +230,7 @@ def fold_rows(scratch: Scratch, children: list[TNode], tables: PageTables) -> li
             run.append(child)
             continue
         if len(run) > 1:
+            unify_styles(scratch, run)
             out.append(fold_run(scratch, run, 1))
         else:
             out.extend(run)
@@ -263,11 +265,12 @@ def header_texts(row: Elem, below: TNode | None = None) -> list[str] | None:
 
 def _body_width(node: TNode | None) -> int | None:
     """The number of cells of the rows of a set of ``<tr>`` (optional or
-    not), or None for anything else."""
+    not, as are rows of two styles alternating), or None for anything
+    else."""
     inner = core(node) if node is not None else None
     if not isinstance(inner, Set):
         return None
-    rows = [row for row in inner.children if isinstance(row, Elem) and row.tag == "tr"]
+    rows = [row for row in map(core, inner.children) if isinstance(row, Elem) and row.tag == "tr"]
     if len(rows) != len(inner.children):
         return None
     widths = {sum(isinstance(core(cell), Elem) for cell in row.children) for row in rows}
