@@ -141,3 +141,20 @@ def test_texts_of_a_set_and_labels_are_not_latent() -> None:
     template = induce_template(seeds)
     texts = {template.nodes[uid].parts[0] for uid in latent_fields(template)}  # type: ignore[union-attr]
     assert not texts & {"Position:", "Game"}
+
+
+def test_a_page_of_another_kind_has_no_latent_fields() -> None:
+    """A page that does not match (another kind sharing the top of the
+    layout) differs in many fixed texts; none of them is its data."""
+    rng = random.Random(4)
+    template = _template(rng, "heading")
+    other = (
+        "<html><body><ul class='menu'><li><a href='/'>Home</a></li><li><a href='/nba'>NBA</a>"
+        "</li></ul><h1>Standings</h1><div class='team-info'><img src='/logo.gif'><h2>East</h2>"
+        "</div>"
+        + "".join(f"<p>Team {n}: {n * 3} wins</p>" for n in range(30))
+        + "<p>All rights reserved</p></body></html>"
+    )
+    extraction = extract(template, other)
+    assert not extraction.matched
+    assert "East" not in str(extraction.fields)

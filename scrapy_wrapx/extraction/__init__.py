@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from scrapy_wrapx.dom import PageTree, gc_paused, parse
 from scrapy_wrapx.extraction._collect import Fields, Records, collect
-from scrapy_wrapx.extraction._compiled import Env, compiled
+from scrapy_wrapx.extraction._compiled import Compiled, Env, compiled
 from scrapy_wrapx.extraction._match import Matcher
 from scrapy_wrapx.extraction._render import render_items
 from scrapy_wrapx.template import Extraction, FormItem, Template
@@ -64,17 +64,27 @@ def _extract(template: Template, page: PageTree, url: str | None) -> Extraction:
     fields: Fields = {name: [] for name in template.field_names}
     records: Records = {}
     collect(facts.program, env, fields, records, None)
-    for uid, name in facts.latent.items() if matcher.misfits else ():
-        value = env.get(uid)
-        if value:
-            label = facts.latent_labels[uid]
-            value = value[len(label) :] if label and value.startswith(label) else value
-            value = value.lstrip(": \t\n")  # after a label of its own (": Ages 12-17")
-            value = value.rstrip()
-            if value:
-                fields[name] = [value]
     ok = score >= template.match_threshold and coverage >= template.coverage_threshold
+    if ok and matcher.misfits:
+        # Only on a page of the template: on one that is not, a text that
+        # differs in place is more likely another block's.
+        _add_latent(facts, env, fields)
     return Extraction(fields, records, score, ok, url, env, coverage)
+
+
+def _add_latent(facts: Compiled, env: Env, fields: Fields) -> None:
+    """The latent fields whose text differed on the page (see
+    :mod:`scrapy_wrapx.induction._latent`), without a label of their own
+    ("Team: ", or the ": " after a label before them)."""
+    for uid, name in facts.latent.items():
+        value = env.get(uid)
+        if not value:
+            continue
+        label = facts.latent_labels[uid]
+        value = value[len(label) :] if label and value.startswith(label) else value
+        value = value.lstrip(": \t\n").rstrip()
+        if value:
+            fields[name] = [value]
 
 
 def render(template: Template, extraction: Extraction) -> tuple[FormItem, ...]:
