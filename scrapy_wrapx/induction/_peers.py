@@ -66,7 +66,12 @@ def peer_score(scratch: Scratch, a: TNode, b: TNode) -> float:
     if not _alike(a, b):
         return NO_PEER
     score = _shape_score(scratch, a, b)
-    if score == NO_PEER and isinstance(a, Set) and _restyled_rows(a.children, b.children):
+    if (
+        score == NO_PEER
+        and isinstance(a, Set)
+        and isinstance(b, Set)
+        and _restyled_rows(a.children, b.children)
+    ):
         return _shape_score(scratch, a, b, styled=False)
     return score
 
