@@ -103,11 +103,14 @@ def _collect_text(step: Step, value: Any, fields: Fields, record: Row) -> None:
 def _collect_attrs(step: Step, value: Any, fields: Fields, record: Row) -> None:
     # An attribute's value as a browser reads a URL: without the white
     # space around it (``href="\n    http://..."``); the environment keeps
-    # it whole for rendering.
+    # it whole for rendering. A ``javascript:`` "address" is code a click
+    # runs (a bookmark or tab script), nothing a reader can follow.
     for index, name in step[2]:
         attr = value[index]
         if attr and not attr.isspace():
-            _add(fields, record, name, attr.strip())
+            attr = attr.strip()
+            if attr[:11].lower() != "javascript:":
+                _add(fields, record, name, attr)
 
 
 def _collect_set(step: Step, value: Any, fields: Fields, record: Row, records: Records) -> None:

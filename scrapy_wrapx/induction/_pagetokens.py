@@ -145,7 +145,8 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     link target (:func:`_link_fields`) need only be the same on every seed
     that shows it, at least :data:`MIN_TEMPLATE_SEEDS` of them: the links
     of an optional block of navigation ("Add a menu", "Add a coupon" on a
-    restaurant that has none) are template too."""
+    restaurant that has none) are template too. So are fields with no value
+    on any seed (their only values were ``javascript:`` links)."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
     links = _link_fields(template)
@@ -163,7 +164,10 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
             shown[name] += 1
             if not normal or seen.setdefault(name, normal) != normal:
                 seen[name] = None
-    return [
+    # A field no seed gave a value (a link that only ever runs a script)
+    # is no field either.
+    empty = [info.name for info in template.fields if info.name not in seen]
+    return empty + [
         name
         for name, values in seen.items()
         if values and shown[name] >= (MIN_TEMPLATE_SEEDS if name in links else len(trees))
