@@ -336,3 +336,17 @@ def test_a_label_with_a_colon_names_the_links_after_it(seed: int, wrap: str) -> 
     names = set(template.field_names)
     assert {"directed_by", "written_by", "sold_by", "starring"} <= names, names
     assert not any(name.startswith("home") for name in names), names
+
+
+@pytest.mark.parametrize("link", ["Bookmark", "4.5 out of 5 stars", "<b>Reviews</b>"])
+def test_a_link_is_no_label_for_the_value_after_it(link: str) -> None:
+    """A link's words name where it leads, not the value that follows."""
+    titles = ["Dune", "Emma", "Ubik", "Solaris", "Kindred"]
+    pages = [
+        f"<html><body><p><a href='/x'>{link}</a></p><p>{title} {n}</p></body></html>"
+        for n, title in enumerate(titles)
+    ]
+    names = _named(pages).field_names
+    assert names and not any(
+        word in name for name in names for word in ("bookmark", "stars", "reviews")
+    ), names

@@ -332,6 +332,10 @@ class _Namer:
             self.latent.append((item, self.column or self.label_for(ancestors), list(ancestors)))
         if closing:
             self.last_label = None
+        elif _link_text(value, ancestors):
+            # A link's words name where it leads ("Bookmark", "Reviews"),
+            # not the value after it; one with a colon still labels it.
+            self.last_label = None
         elif label_like(value):
             self.last_label = (value, chain)
             if _in_lead(ancestors):
@@ -381,6 +385,19 @@ def latent_text(value: str, ancestors: list[Elem]) -> bool:
         and any(char.isalnum() for char in text)
         and not any(elem.tag in _NO_DATA_TAGS for elem in ancestors[-2:])
     )
+
+
+def _link_text(value: str, ancestors: list[Elem]) -> bool:
+    """Whether a fixed text is a link's own (in an ``<a>``, styling
+    elements aside) and has no colon of a label."""
+    if value.rstrip().endswith(":"):
+        return False
+    for elem in reversed(ancestors):
+        if elem.tag == "a":
+            return True
+        if elem.tag not in STYLE_TAGS:
+            return False
+    return False
 
 
 def _in_lead(ancestors: list[Elem]) -> bool:
