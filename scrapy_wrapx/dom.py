@@ -568,7 +568,11 @@ def _root_prefix(element: etree._Element) -> str:
         parent = node.getparent()
         tag = node.tag
         if parent is None:
-            position, total = 1, 1
+            # A top-level element: the document may hold several (see
+            # :func:`_top`), ``/html[2]`` is the second.
+            before = sum(1 for other in node.itersiblings(preceding=True) if other.tag == tag)
+            after = sum(1 for other in node.itersiblings() if other.tag == tag)
+            position, total = before + 1, before + after + 1
         else:
             same = [child for child in parent if child.tag == tag]
             position, total = same.index(node) + 1, len(same)
@@ -576,6 +580,31 @@ def _root_prefix(element: etree._Element) -> str:
         node = parent
     steps.reverse()
     return "/" + "/".join(steps)
+
+
+def top_elements(document: etree._Element) -> list[etree._Element]:
+    """The top-level elements of ``document``'s tree: its root, and the
+    ``<html>`` elements after it of a page split by an early ``</html>``
+    (see :func:`_top`)."""
+    root = document.getroottree().getroot()
+    return [root, *(e for e in root.itersiblings() if isinstance(e.tag, str))]
+
+
+def _top(document: etree._Element) -> etree._Element:
+    """The element a page's tree starts at: its ``<body>``. A page that
+    closes ``</html>`` before its head and body (``<html lang="en"></html>
+    <head>...``, which browsers ignore) is parsed by libxml2 into two
+    top-level ``<html>`` elements, the second holding the page: its body
+    is the page's then (``response.xpath`` finds it too, at ``/html[2]``)."""
+    body = document.find("body")
+    if body is not None:
+        return body
+    for sibling in document.itersiblings():
+        if sibling.tag == "html":
+            body = sibling.find("body")
+            if body is not None:
+                return body
+    return document
 
 
 def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
@@ -591,8 +620,7 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
 
 
 def _build_tree(document: etree._Element, url: str | None) -> PageTree:
-    body = document.find("body")
-    top = body if body is not None else document
+    top = _top(document)
     root = Node(0, top.tag, top, None, 1, {top.tag: 1})
     root._xpath = _root_prefix(top)
     root.affiliation = top.tag if top.tag in AFFILIATION_TAGS else ""

@@ -141,6 +141,10 @@ def render_report(
     extraction = extract(template, tree, url=url)
     fields = _Fields(extraction, template)
     document = tree.document
+    if tree.root.element.getparent() is not None:
+        # The <html> that holds the page's body (a page split by an early
+        # </html> has two, see dom._top).
+        document = tree.root.element.getparent()
     # Collect everything first: marking changes the text() positions that
     # the XPaths count on.
     texts: list[Any] = []

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from scrapy_wrapx.dom import PageTree, fold_whitespace
+from scrapy_wrapx.dom import PageTree, fold_whitespace, top_elements
 
 logger = logging.getLogger(__name__)
 
@@ -125,16 +125,16 @@ class PageEvidence:
 def page_evidence(tree: PageTree) -> PageEvidence:
     """Semantic keys and titles of ``tree``'s page (see the module doc)."""
     evidence = PageEvidence()
-    document = tree.document.getroottree().getroot()
-    for title in document.iter("title"):
-        evidence.titles.append(canon("".join(str(t) for t in title.itertext())))
-    for key, value in _markup(document, tree.url or ""):
-        evidence.add(key, value)
-        if key_name(key) in ("title", "headline") and isinstance(value, str):
-            evidence.titles.append(canon(value))
-    for meta in document.iter("meta"):
-        if (meta.get("name") or "").lower() == "title" and meta.get("content"):
-            evidence.titles.append(canon(meta.get("content") or ""))
+    for document in top_elements(tree.document):
+        for title in document.iter("title"):
+            evidence.titles.append(canon("".join(str(t) for t in title.itertext())))
+        for key, value in _markup(document, tree.url or ""):
+            evidence.add(key, value)
+            if key_name(key) in ("title", "headline") and isinstance(value, str):
+                evidence.titles.append(canon(value))
+        for meta in document.iter("meta"):
+            if (meta.get("name") or "").lower() == "title" and meta.get("content"):
+                evidence.titles.append(canon(meta.get("content") or ""))
     return evidence
 
 
