@@ -140,11 +140,10 @@ def render_report(
     tree = dom.parse(page_html, url=url)
     extraction = extract(template, tree, url=url)
     fields = _Fields(extraction, template)
-    document = tree.document
-    if tree.root.element.getparent() is not None:
-        # The <html> that holds the page's body (a page split by an early
-        # </html> has two, see dom._top).
-        document = tree.root.element.getparent()
+    # The <html> that holds the page's body (a page split by an early
+    # </html> has two, see dom._top).
+    holder = tree.root.element.getparent()
+    document = holder if holder is not None else tree.document
     # Collect everything first: marking changes the text() positions that
     # the XPaths count on.
     texts: list[Any] = []
