@@ -466,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
         cases.append(fixture_case())
     results = []
     for case in cases:
+        if len(case.pages) <= args.seeds:
+            print(f"== {case.vertical}/{case.name}: skipped, no page after the {args.seeds} seeds")
+            continue
         result = run_case(case, args.seeds, args.repeat)
         results.append(result)
         _print_result(result)
