@@ -16,7 +16,7 @@ NAMES = ["Bob's Steak House", "Ming's Star", "Abacus", "Mignon", "Napoli's Pizza
 
 def _page(rng: random.Random, name: str) -> str:
     menu = (
-        f"javascript:void(0)"
+        "javascript:void(0)"
         if rng.random() < 0.3
         else f"http://example.test/menu/{rng.randrange(9999)}"
     )

@@ -343,7 +343,7 @@ def test_a_link_is_no_label_for_the_value_after_it(link: str) -> None:
     """A link's words name where it leads, not the value that follows."""
     titles = ["Dune", "Emma", "Ubik", "Solaris", "Kindred"]
     pages = [
-        f"<html><body><p><a href='/x'>{link}</a></p><p>{title} {n}</p></body></html>"
+        f"<html><body><div><a href='/x'>{link}</a> <span>{title} {n}</span></div></body></html>"
         for n, title in enumerate(titles)
     ]
     names = _named(pages).field_names

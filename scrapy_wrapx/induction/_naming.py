@@ -388,14 +388,14 @@ def latent_text(value: str, ancestors: list[Elem]) -> bool:
 
 
 def _link_text(value: str, ancestors: list[Elem]) -> bool:
-    """Whether a fixed text is a link's own (in an ``<a>``, styling
-    elements aside) and has no colon of a label."""
+    """Whether a fixed text is a link's own (in an ``<a>``, styling and
+    bold elements aside) and has no colon of a label."""
     if value.rstrip().endswith(":"):
         return False
     for elem in reversed(ancestors):
         if elem.tag == "a":
             return True
-        if elem.tag not in STYLE_TAGS:
+        if elem.tag not in STYLE_TAGS and elem.tag not in ("b", "strong"):
             return False
     return False
 

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from scrapy_wrapx.dom import TEXT, PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.template import Elem, Template, Text
+from scrapy_wrapx.template import Elem, Template, Text, iter_nodes
 
 #: What a per-page token is replaced with.
 MARK = "§"
@@ -136,6 +136,9 @@ def normalize(value: str, tokens: frozenset[str]) -> str:
 #: Fewest seed pages that can show a slot to be template: with two, a
 #: chance agreement of data is too likely.
 MIN_TEMPLATE_SEEDS = 3
+#: Fewest seeds that can show a link with template words to be template
+#: (see :func:`_least_seeds`).
+MIN_LABELLED_LINK_SEEDS = 2
 
 
 def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
@@ -150,6 +153,7 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
     links = _link_fields(template)
+    labelled = _fixed_text_links(template, links)
     seen: dict[str, tuple[str, ...] | None] = {}
     shown: Counter[str] = Counter()
     for tree in trees:
@@ -170,8 +174,31 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     return empty + [
         name
         for name, values in seen.items()
-        if values and shown[name] >= (MIN_TEMPLATE_SEEDS if name in links else len(trees))
+        if values and shown[name] >= _least_seeds(name, links, labelled, len(trees))
     ]
+
+
+def _least_seeds(name: str, links: set[str], labelled: set[str], seeds: int) -> int:
+    """How many seeds must show a field's values the same for it to be
+    template: every seed; for a link, :data:`MIN_TEMPLATE_SEEDS` of them;
+    for a link whose words are template too (a facet menu's "Paperback
+    (12)" with the page's category in its address), two: its words already
+    say it is navigation, its target only confirms it."""
+    if name in labelled:
+        return MIN_LABELLED_LINK_SEEDS
+    return MIN_TEMPLATE_SEEDS if name in links else seeds
+
+
+def _fixed_text_links(template: Template, links: set[str]) -> set[str]:
+    """The link fields whose link holds fixed texts only (at least one)."""
+    found: set[str] = set()
+    for info in template.fields:
+        if info.name not in links:
+            continue
+        texts = [n for n in iter_nodes(template.nodes[info.uid]) if not isinstance(n, Elem)]
+        if texts and all(isinstance(n, Text) and n.fixed for n in texts):
+            found.add(info.name)
+    return found
 
 
 def _link_fields(template: Template) -> set[str]:
