@@ -7,11 +7,13 @@ every seed value has one of these shapes is named after it, unless a label,
 semantic markup or its class words already say that (``phone_main``).
 
 A street address (a number, a name, a street word such as "Road" or
-"Ave.") and a US city line ("Garland, TX 75041") are named so too.
+"Ave.") and a US city line ("Garland, TX 75041") are named so too, a US
+place ("Boston, MA") is a ``location`` and a calendar date a ``date``.
 
 The shapes are strict so that look-alikes keep their names: a phone has
 two or three groups of digits with separators between them (an ISBN
-``978-0316125581``, a date ``2010-11-05`` or a price has not); a web
+``978-0316125581``, a date ``2010-11-05`` or a price has not: a date is a
+``date``); a web
 address starts with ``www.`` or a scheme, or is a lowercase host with a
 top-level domain of letters (``acu.edu``; ``3.0`` and ``Mr.Smith`` are not).
 The patterns have no nested repetition: matching is linear in the value.
@@ -23,7 +25,7 @@ The patterns have no nested repetition: matching is linear in the value.
 >>> value_role([["info@admissions.acu.edu"]]), value_role([["978-0316125581"]])
 ('email', '')
 >>> value_role([["2010-11-05"]]), value_role([["3.0"]]), value_role([["Mr.Smith"]])
-('', '', '')
+('date', '', '')
 >>> value_role([["915 West Centerville Road"], ["1336 North Galloway Ave., Suite 4"]])
 'street_address'
 >>> value_role([["Garland, TX 75041"]]), value_role([["12 Angry Men"]]), value_role([["2 Way Street Blues"]])
@@ -32,6 +34,10 @@ The patterns have no nested repetition: matching is linear in the value.
 ('price', 'price', '')
 >>> value_role([["$32,620 \u2013 $34,620"]]), value_role([["$5 off"]])
 ('price', '')
+>>> value_role([["Boston, MA"], ["Garland, TX"]]), value_role([["Doe, JR"]])
+('location', '')
+>>> value_role([["12/05/2010"], ["Dec 5, 2010"], ["5 December 2010"]]), value_role([["2010"]])
+('date', '')
 """
 
 from __future__ import annotations
@@ -47,6 +53,17 @@ _CURRENCY = r"(?:[$\u20ac\u00a3\u00a5]|US\$|USD|EUR|GBP|CAD|AUD)"
 #: grouped or not, two decimals at most ("$1,349.00", "1450.55 USD").
 _MONEY = r"(?:\d{1,3}(?:[,. ]\d{3})+|\d{1,9})(?:[.,]\d{1,2})?"
 _AMOUNT = rf"(?:{_CURRENCY} ?{_MONEY}|{_MONEY} ?{_CURRENCY})"
+#: The postal codes of the US states and DC: "Garland, TX" is a place.
+_STATES = (
+    "AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT"
+    "|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY"
+)
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]{0,6}\.?"
+#: A calendar date: 12/05/2010, 2010-12-05, Dec 5, 2010, 5 December 2010.
+_DATE = (
+    r"(?:\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})|\d{4}-\d{2}-\d{2}"
+    rf"|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}} {_MONTH},? \d{{4}})"
+)
 _SHAPES = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     (
@@ -66,6 +83,8 @@ _SHAPES = (
         ),
     ),
     ("city_state_zip", re.compile(r"[A-Z][\w.' -]{1,40}, [A-Z]{2} \d{5}(?:-\d{4})?")),
+    ("location", re.compile(rf"[A-Z][\w.' -]{{1,40}}, (?:{_STATES})")),
+    ("date", re.compile(_DATE)),
     ("price", re.compile(rf"{_AMOUNT}(?: ?[-\u2013] ?{_AMOUNT})?")),
     (
         "website",
