@@ -19,6 +19,8 @@ from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.template import Template, latent_fields
 from scrapy_wrapx.unsupervised.items import build_item
+from scrapy_wrapx.workers.protocol import extraction_from_dict
+from scrapy_wrapx.workers.worker import PageWorker
 
 PLAYERS = ["Kevin Garnett", "Paul Pierce", "Ray Allen", "Rajon Rondo", "Glen Davis", "Tony Allen"]
 TEAMS = ["Boston Celtics", "Los Angeles Lakers", "Chicago Bulls", "Miami Heat"]
@@ -158,3 +160,19 @@ def test_a_page_of_another_kind_has_no_latent_fields() -> None:
     extraction = extract(template, other)
     assert not extraction.matched
     assert "East" not in str(extraction.fields)
+
+
+def test_a_page_worker_sends_latent_fields_back() -> None:
+    """The crawl's items come from a page worker's reply, which keeps only
+    the fields an item takes: latent ones are among them."""
+    rng = random.Random(5)
+    template = _template(rng, "heading")
+    worker = PageWorker()
+    worker.handle({"op": "template", "template": "t"}, template.to_json().encode())
+    html = _page(rng, PLAYERS[5], TEAMS[3], "heading")
+    header = {"op": "extract_page", "id": 1, "url": "http://nba.test/6", "template": "t"}
+    reply = worker.handle(header, html.encode())
+    assert reply is not None and reply["ok"]
+    extraction = extraction_from_dict(json.loads(json.dumps(reply["extraction"])))
+    item = build_item(None, "http://nba.test/6", "nba.test/p", 1, extraction, template)
+    assert item["team_info"] == TEAMS[3]

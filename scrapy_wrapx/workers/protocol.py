@@ -12,6 +12,7 @@ import json
 import struct
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from scrapy_wrapx.extraction._compiled import compiled
 from scrapy_wrapx.template import Extraction
 
 if TYPE_CHECKING:
@@ -90,7 +91,8 @@ def extraction_to_dict(extraction: Extraction, template: Template | None = None)
     would double the size of a reply (and the crawl's time decoding it)."""
     fields = extraction.fields
     if template is not None:
-        scalars = {info.name for info in template.fields if not info.set}
+        latent = compiled(template).latent.values()  # latent fields are scalars too
+        scalars = {info.name for info in template.fields if not info.set}.union(latent)
         fields = {name: values for name, values in fields.items() if name in scalars}
     return {
         "fields": fields,
