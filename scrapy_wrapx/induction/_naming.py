@@ -221,6 +221,17 @@ class _Namer:
                 return text
         return ""
 
+    def _latent_label(self, ancestors: list[Elem]) -> str:
+        """The label of a latent text (see :mod:`._latent`): its column's
+        header, or a label that says so by its colon or its lead element.
+        The texts around a latent one are mostly others like it (a menu's
+        items), each label-like and none its label."""
+        if self.column:
+            return self.column
+        label = self.label_for(ancestors)
+        lead = self.last_lead is not None and self.last_lead[0] == label
+        return label if label.rstrip().endswith(":") or lead else ""
+
     def _levels(self, uids: list[int], links: bool = False) -> int:
         """Levels between a label or slot and their common ancestor:
         styling elements (and links, with ``links``) add none."""
@@ -329,7 +340,7 @@ class _Namer:
             and not any(e.uid in self.header_rows for e in ancestors)
             and latent_text(value, ancestors)
         ):
-            self.latent.append((item, self.column or self.label_for(ancestors), list(ancestors)))
+            self.latent.append((item, self._latent_label(ancestors), list(ancestors)))
         if closing:
             self.last_label = None
         elif _link_text(value, ancestors):
