@@ -39,6 +39,10 @@ Env = dict[int, Any]
 #: is walked as quickly.
 MIN_CHROME_NODES = 4
 
+#: Corrections of a hedge's shallow parse after which it is parsed by
+#: exact fit first (see :meth:`Compiled.exact_first`).
+EXACT_FIRST_AFTER = 2
+
 #: How deep below an element a fixed first text still names a *row*
 #: (``<b>ISBN:</b>``, ``<tr><td><b>Pages:</b>``) rather than the first part
 #: of a block, which a page may lack ("Also Available" atop a table that
@@ -111,9 +115,24 @@ class Compiled:
         #: keeps it ("Team: " of "Team: Boston Celtics").
         self.latent = latent_fields(template)
         self.latent_labels = {uid: _own_label(self.fixed_text[uid]) for uid in self.latent}
+        #: Per hedge of the template (by ``id`` of its item list, which the
+        #: template holds as long as this lives): how many searches ran,
+        #: and how many an exact parse corrected (see :meth:`exact_first`).
+        self.searches: dict[int, tuple[int, int]] = {}
         #: The field names compiled in (see :func:`compiled`).
         self.field_names = template.field_names
         self.set_names = template.set_names
+
+    def exact_first(self, items: list[TNode]) -> bool:
+        """Whether a hedge's shallow parse was corrected by an exact one on
+        most earlier pages (:meth:`.Matcher.search`): at least
+        :data:`EXACT_FIRST_AFTER` times, and more often than not."""
+        searches, corrected = self.searches.get(id(items), (0, 0))
+        return corrected >= EXACT_FIRST_AFTER and 2 * corrected > searches
+
+    def note_search(self, items: list[TNode], corrected: bool) -> None:
+        searches, count = self.searches.get(id(items), (0, 0))
+        self.searches[id(items)] = (searches + 1, count + corrected)
 
     def _add_elem(self, node: Elem) -> None:
         uid = node.uid

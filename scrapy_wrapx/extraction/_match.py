@@ -290,7 +290,21 @@ class Matcher(Fits):
         return self._parse(items, owner, start, end, self.item_ends)
 
     def search(self, items: list[TNode], owner: Node, start: int, end: int, env: Env) -> float:
-        """The general case: parse by shallow fits, then match deeply."""
+        """The general case: parse by shallow fits, then match deeply.
+
+        Where the shallow parse chose a branch that did not fit deeper down
+        (two optional blocks alike at the top), the hedge is parsed again
+        by exact fit and matched again. A hedge of the template whose
+        shallow parse was mostly corrected so on earlier pages is parsed
+        by exact fit first (see :meth:`.Compiled.exact_first`): the same
+        result, as the exact parse finds the shallow one when that one is
+        exact (exact fits are shallow fits, tried in the same order),
+        without matching a wrong branch deeply first."""
+        exact_first = self.c.exact_first(items)
+        if exact_first:
+            spans = self._parse(items, owner, start, end, self.exact_ends)
+            if spans is not None:
+                return self._take_all(items, owner, spans, env)
         spans = self._shallow_parse(items, owner, start, end)
         if spans is None:
             self.misfits += 1
@@ -299,13 +313,17 @@ class Matcher(Fits):
         state = (self.misfits, self.explained)
         local: Env = {}
         weight = self._take_all(items, owner, spans, local)
+        corrected = False
         if ambiguous and self.misfits > state[0]:
-            # Shallow fits chose a branch that did not fit deeper down (two
-            # optional blocks alike at the top): parse again by exact fit.
             exact = self._parse(items, owner, start, end, self.exact_ends)
             if exact is not None and exact != spans:
                 self.misfits, self.explained = state
-                return self._take_all(items, owner, exact, env)
+                weight = self._take_all(items, owner, exact, env)
+                corrected = True
+        if not exact_first:
+            self.c.note_search(items, corrected)
+        if corrected:
+            return weight
         env.update(local)
         return weight
 
