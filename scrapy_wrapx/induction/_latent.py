@@ -12,9 +12,11 @@ So a fixed text that may be data (short, no label, outside any set: see
 emits it under that name on the pages where it differs from the seeds',
 and only where the page fits the template around it (see
 :mod:`scrapy_wrapx.extraction._match`). Its name comes from what would
-name a slot there: the label before it, a label of its own ("Team:
-Boston Celtics"), the class words of its element and the two above, and
-only then its tag, after the nearest ancestor's class words. Names are
+name a slot there: a label that says so (with a colon, in a lead element
+or its column's header: the texts around a latent one are mostly others
+like it, a menu's items), a label of its own ("Team: Boston Celtics"),
+the class words of its element and the two above, and only then its tag,
+after the nearest ancestor's class words. Names are
 made unique against the template's fields when extraction compiles the
 template (:func:`~scrapy_wrapx.template.latent_fields`), so a field
 renamed later never clashes with one.
@@ -29,8 +31,8 @@ from scrapy_wrapx.template import LATENT_LABEL, Elem, Text
 
 
 def name_latent(candidates: list[tuple[Text, str, list[Elem]]]) -> None:
-    """Give each candidate text (with the label before it and its elements,
-    from :func:`~._naming.name_fields`) its latent name."""
+    """Give each candidate text (with its label and its elements, from
+    :func:`~._naming.name_fields`) its latent name."""
     for text, label, chain in candidates:
         text.latent = latent_base(text.parts[0] or "", label, chain)
 

@@ -328,9 +328,10 @@ class _Namer:
     def fixed_text(self, value: str, ancestors: list[Elem], item: Text | None = None) -> None:
         """A fixed text labels the slots after it, when it is label-like;
         but one right in the element that holds the previous slot closes
-        that slot ("out of 5") and labels nothing after it. Outside sets,
-        a fixed text that is no label may be data every seed agreed on
-        (see :mod:`._latent`): it is noted with the label before it."""
+        that slot ("out of 5") and labels nothing after it. Outside sets and
+        header rows, a fixed text that is no label may be data every seed
+        agreed on (see :mod:`._latent`): it is noted with its label, if it
+        has one (:meth:`_latent_label`)."""
         chain = [e.uid for e in ancestors]
         closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
         if (
