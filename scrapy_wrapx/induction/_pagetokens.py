@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from urllib.parse import unquote
 
 from scrapy_wrapx.dom import TEXT, PageTree
 from scrapy_wrapx.extraction import extract
@@ -148,8 +149,10 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     link target (:func:`_link_fields`) need only be the same on every seed
     that shows it, at least :data:`MIN_TEMPLATE_SEEDS` of them: the links
     of an optional block of navigation ("Add a menu", "Add a coupon" on a
-    restaurant that has none) are template too. So are fields with no value
-    on any seed (their only values were ``javascript:`` links)."""
+    restaurant that has none) are template too, and so is a link about the
+    page it is on on every seed (:func:`_about_page`: share it, mail it,
+    log in and come back). So are fields with no value on any seed (their
+    only values were ``javascript:`` links)."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
     links = _link_fields(template)
@@ -165,6 +168,10 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
                 if not normal:
                     continue
                 normal = tuple(normalize_own(value, own) for value in normal)
+                if all(_about_page(value, tree.url, own) for value in values):
+                    # A link about this very page (share it, mail it, print
+                    # it): its target is the page's address, not data.
+                    normal = (MARK,)
             shown[name] += 1
             if not normal or seen.setdefault(name, normal) != normal:
                 seen[name] = None
@@ -176,6 +183,34 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
         for name, values in seen.items()
         if values and shown[name] >= _least_seeds(name, links, labelled, len(trees))
     ]
+
+
+#: Shortest page address (host and path) looked for in a link's target.
+MIN_OWN_ADDRESS = 12
+
+
+def _about_page(value: str, url: str | None, own: frozenset[str]) -> bool:
+    """Whether a link target is about the page it is on, through another
+    site (a sharing service, a mail or print service): it holds the page's
+    address, or, on another host, the page's own id (:func:`own_tokens`;
+    a sharing link may spell the page's address its own way). Its escapes
+    are undone first, twice: the address sits escaped in the query."""
+    decoded = unquote(unquote(value))
+    address = (url or "").split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    if len(address) >= MIN_OWN_ADDRESS and address in decoded:
+        return True
+    host = _host(value)
+    if not own or not host or host == _host(url or ""):
+        return False
+    return any(token in own for token in _OWN_TOKEN.findall(decoded))
+
+
+def _host(url: str) -> str:
+    """The host of an absolute URL, without ``www.`` ("" for a relative one)."""
+    if "://" not in url:
+        return ""
+    host = url.split("://", 1)[1].split("/", 1)[0].split("?", 1)[0].lower()
+    return host.removeprefix("www.")
 
 
 def _least_seeds(name: str, links: set[str], labelled: set[str], seeds: int) -> int:
