@@ -466,12 +466,20 @@ def latent_fields(template: Template) -> dict[int, str]:
     each name unique among them and apart from every field and set name."""
     used = set(template.field_names) | set(template.set_names)
     names: dict[int, str] = {}
+    #: The last counter tried per base: a menu's hundred items share one
+    #: base, and trying every counter from 2 again each time is quadratic.
+    counters: dict[str, int] = {}
     for node in template.nodes:
         if isinstance(node, Text) and node.latent:
-            name, count = node.latent, 1
-            while name in used:
+            base = node.latent
+            name, count = base, counters.get(base, 1)
+            if name in used:
                 count += 1
-                name = f"{node.latent}_{count}"
+                name = f"{base}_{count}"
+                while name in used:
+                    count += 1
+                    name = f"{base}_{count}"
+            counters[base] = count
             used.add(name)
             names[node.uid] = name
     return names
