@@ -43,7 +43,7 @@ def skeleton(elem: Elem) -> tuple[list[Elem], tuple[object, ...]]:
     return elems, tuple(shape)
 
 
-def restyled_places(members: list[list[Elem]]) -> list[int]:
+def _restyled_places(members: list[list[Elem]]) -> list[int]:
     """Where (pre-order places) the classes of members of one skeleton
     differ (other attributes may differ too: a link's address is data)."""
     return [
@@ -65,7 +65,7 @@ def unify_styles(scratch: Scratch, run: list[TNode]) -> bool:
     if len(skeletons) < 2 or len({shape for _, shape in skeletons}) != 1:
         return False
     members = [elems for elems, _ in skeletons]
-    places = restyled_places(members)
+    places = _restyled_places(members)
     if not places:
         return False
     for elems in members:
