@@ -596,12 +596,9 @@ def _top(document: etree._Element) -> etree._Element:
     <head>...``, which browsers ignore) is parsed by libxml2 into two
     top-level ``<html>`` elements, the second holding the page: its body
     is the page's then (``response.xpath`` finds it too, at ``/html[2]``)."""
-    body = document.find("body")
-    if body is not None:
-        return body
-    for sibling in document.itersiblings():
-        if sibling.tag == "html":
-            body = sibling.find("body")
+    for element in top_elements(document):
+        if element is document or element.tag == "html":
+            body = element.find("body")
             if body is not None:
                 return body
     return document

@@ -473,12 +473,9 @@ def latent_fields(template: Template) -> dict[int, str]:
         if isinstance(node, Text) and node.latent:
             base = node.latent
             name, count = base, counters.get(base, 1)
-            if name in used:
+            while name in used:
                 count += 1
                 name = f"{base}_{count}"
-                while name in used:
-                    count += 1
-                    name = f"{base}_{count}"
             counters[base] = count
             used.add(name)
             names[node.uid] = name

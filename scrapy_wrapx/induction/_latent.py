@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._naming import label_name
-from scrapy_wrapx.induction._pagenames import class_words
+from scrapy_wrapx.induction._pagenames import ancestor_words, own_class_words
 from scrapy_wrapx.template import LATENT_LABEL, Elem, Text
 
 
@@ -52,15 +52,11 @@ def latent_base(value: str, label: str, chain: list[Elem]) -> str:
     base = label_name(label) or (label_name(own.group()) if own else "")
     if base:
         return base
-    for elem in reversed(chain[-3:]):
-        words = class_words(elem)
-        if words:
-            return words
+    words = own_class_words(chain)
+    if words:
+        return words
     tag = chain[-1].tag if chain else "text"
     if tag in HEADINGS:
         return "heading"
-    for elem in reversed(chain[:-1]):
-        words = class_words(elem)
-        if words:
-            return f"{words}_{tag}"
-    return f"{tag}_text"
+    words = ancestor_words(chain)
+    return f"{words}_{tag}" if words else f"{tag}_text"

@@ -271,8 +271,10 @@ def in_title(
     return bool(shown) and hits >= max(1, AGREEMENT * len(shown))
 
 
-def _class_name(context: FieldContext) -> str:
-    for elem in reversed(context.chain[-3:]):
+def own_class_words(chain: Sequence[Elem]) -> str:
+    """The class words of an element (the last of ``chain``) or of the
+    nearer of the two above it that has some, or ``""``."""
+    for elem in reversed(chain[-3:]):
         words = class_words(elem)
         if words:
             return words
@@ -289,7 +291,7 @@ def _attr_name(context: FieldContext) -> tuple[str, int]:
     after its class words."""
     element = context.chain[-1]
     suffix = _ATTR_SUFFIXES.get(element.tag, "url")
-    base = context.inner_field or label_name(context.inner_text) or _class_name(context)
+    base = context.inner_field or label_name(context.inner_text) or own_class_words(context.chain)
     if element.tag == "img":
         base = base or slug(element.attrs.get("alt") or "")
     if base:
@@ -297,7 +299,7 @@ def _attr_name(context: FieldContext) -> tuple[str, int]:
     # The last resort: what it is, after the data words of the nearest
     # ancestor that has some (``cover_box_image``), never its tag
     # (``img_src``, ``a_href``).
-    words = _ancestor_words(context)
+    words = ancestor_words(context.chain)
     return (_suffixed(words, suffix) if words else suffix), TAG
 
 
@@ -306,10 +308,10 @@ def _suffixed(base: str, suffix: str) -> str:
     return base if suffix in base.split("_") else f"{base}_{suffix}"
 
 
-def _ancestor_words(context: FieldContext) -> str:
-    """The class words of the field element's nearest ancestor that has
-    some, or ``""``."""
-    for elem in reversed(context.chain[:-1]):
+def ancestor_words(chain: Sequence[Elem]) -> str:
+    """The class words of the nearest ancestor of an element (the last of
+    ``chain``) that has some, or ``""``."""
+    for elem in reversed(chain[:-1]):
         words = class_words(elem)
         if words:
             return words
@@ -329,7 +331,7 @@ def propose(
         return semantic, SEMANTIC
     if not info.slot.isdigit():
         return _attr_name(context)
-    words = _class_name(context)
+    words = own_class_words(context.chain)
     role = value_role(values)
     if role and role not in words.split("_"):
         context.evidence["role"] = role
@@ -415,7 +417,7 @@ def _tag_name(context: FieldContext, tag: str) -> str:
     name = context.info.name
     if set(_WORDS.findall(name)) - LAYOUT_WORDS - PRESENTATION_WORDS - {tag}:
         return name
-    words = _ancestor_words(context)
+    words = ancestor_words(context.chain)
     if words:
         return f"{words}_{tag}"
     return tag or name

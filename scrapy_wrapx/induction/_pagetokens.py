@@ -162,13 +162,14 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     for tree in trees:
         tokens = tree_tokens(tree)
         own = own_tokens(tree)
+        address, host = _address(tree.url), _host(tree.url or "")
         for name, values in extract(template, tree).fields.items():
             normal = tuple(normalize(value, tokens) for value in values)
             if name in links:
                 if not normal:
                     continue
                 normal = tuple(normalize_own(value, own) for value in normal)
-                if all(_about_page(value, tree.url, own) for value in values):
+                if all(_about_page(value, address, host, own) for value in values):
                     # A link about this very page (share it, mail it, print
                     # it): its target is the page's address, not data.
                     normal = (MARK,)
@@ -189,20 +190,28 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
 MIN_OWN_ADDRESS = 12
 
 
-def _about_page(value: str, url: str | None, own: frozenset[str]) -> bool:
-    """Whether a link target is about the page it is on, through another
-    site (a sharing service, a mail or print service): it holds the page's
-    address, or, on another host, the page's own id (:func:`own_tokens`;
-    a sharing link may spell the page's address its own way). Its escapes
-    are undone first, twice: the address sits escaped in the query."""
+def _about_page(value: str, address: str, host: str, own: frozenset[str]) -> bool:
+    """Whether a link target is about the page it is on (at ``address``,
+    see :func:`_address`, on ``host``), through another site (a sharing
+    service, a mail or print service): it holds the page's address, or, on
+    another host, the page's own id (:func:`own_tokens`; a sharing link
+    may spell the page's address its own way). Its escapes are undone
+    first, twice: the address sits escaped in the query."""
     decoded = unquote(unquote(value))
-    address = (url or "").split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].rstrip("/")
-    if len(address) >= MIN_OWN_ADDRESS and address in decoded:
+    if address and address in decoded:
         return True
-    host = _host(value)
-    if not own or not host or host == _host(url or ""):
+    target = _host(value)
+    if not own or not target or target == host:
         return False
     return any(token in own for token in _OWN_TOKEN.findall(decoded))
+
+
+def _address(url: str | None) -> str:
+    """A page's address as a link about it holds it: host and path,
+    without the scheme, the query or a final slash; "" when too short to
+    tell (:data:`MIN_OWN_ADDRESS`)."""
+    address = (url or "").split("://", 1)[-1].split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return address if len(address) >= MIN_OWN_ADDRESS else ""
 
 
 def _host(url: str) -> str:
