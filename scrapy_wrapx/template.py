@@ -134,10 +134,24 @@ class Text:
         """
         if self.fixed:
             return () if value == self.parts[0] else None
+        return split_slots(self._split_pieces(), value)
+
+    def split_labelled(self, value: str) -> tuple[str, ...] | None:
+        """The slot values of ``value``, a text of labelled fields that lacks
+        some of them ("Height: 6-8 | Born: May 3, 1990" of a text "Height: _
+        | Weight: _ | Born: _"), when :meth:`split` found none: the slot
+        after a missing label is empty. None where the text has other
+        separators than labels, or a label it does not know or shows in
+        another way (see :func:`split_present`)."""
+        if self.fixed:
+            return None
+        return split_present(self._split_pieces(), value)
+
+    def _split_pieces(self) -> _Pieces:
         found = self._pieces
         if found is None or found[0] is not self.parts:
             found = self._pieces = (self.parts, _pieces(self.parts))
-        return split_slots(found[1], value)
+        return found[1]
 
 
 #: A text with slots as ``(head, separators, tail)``: the fixed text before
@@ -188,6 +202,58 @@ def split_slots(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
         begin = at + len(separator)
     values.append(value[begin:stop])
     return tuple(values)
+
+
+#: A separator ending in a label of its own: " | Weight: ", ", Born: ".
+_LABELLED_SEPARATOR = re.compile(
+    r"(?:^|[\s,;|/\u2022\u00b7\u2013\u2014-])([^\W\d_][\w.'-]*(?: [\w.'-]+)*: )$"
+)
+#: A label inside a slot's value, where a text of labelled fields holds one
+#: the template does not know.
+_INNER_LABEL = re.compile(r"(?:^|(?<=[\s,;|/\u2022\u00b7]))[^\W\d_a-z][\w.'-]*: ")
+
+
+def split_present(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
+    """The slot values of ``value`` for ``head slot (separator slot)* tail``
+    where every separator ends in a label and some are missing: each
+    separator found is taken at its first occurrence, in order, and the
+    slot after one that is missing is empty.
+
+    Wrong values are worse than none, so this gives up (None) where a
+    missing label is there with another separator before it, or a slot
+    holds a label the template does not know: that slot could hold two
+    fields.
+
+    >>> pieces = ("Height: ", (" | Weight: ", " | Born: "), "")
+    >>> split_present(pieces, "Height: 6-8 | Born: May 3, 1990")
+    ('6-8', '', 'May 3, 1990')
+    >>> split_present(pieces, "Height: 6-8, Weight: 220 lbs | Born: May 3, 1990") is None
+    True
+    >>> split_present(pieces, "Height: 6-8 | College: Duke | Born: May 3, 1990") is None
+    True
+    """
+    head, separators, tail = pieces
+    stop = len(value) - len(tail)
+    if stop < len(head) or not value.startswith(head) or not value.endswith(tail):
+        return None
+    labels = [_LABELLED_SEPARATOR.search(separator) for separator in separators]
+    if not separators or None in labels:
+        return None
+    slots = [""] * (len(separators) + 1)
+    current, begin = 0, len(head)
+    for index, separator in enumerate(separators):
+        at = value.find(separator, begin, stop)
+        if at < 0:
+            label = labels[index]
+            if label is not None and label.group(1) in value:
+                return None
+            continue
+        slots[current] = value[begin:at]
+        current, begin = index + 1, at + len(separator)
+    slots[current] = value[begin:stop]
+    if any(_INNER_LABEL.search(slot) for slot in slots):
+        return None
+    return tuple(slots)
 
 
 class Opt:

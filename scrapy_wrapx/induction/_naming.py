@@ -364,12 +364,27 @@ class _Namer:
         fallback = ancestors[-1].tag if ancestors else "text"
         context = _context(ancestors[:-1])
         item.names = [
-            self.add(item.uid, str(slot), label, hint, path, fallback, context)
-            for slot in range(item.slots)
+            self.add(item.uid, str(slot), inner or label, hint, path, fallback, context)
+            for slot, inner in enumerate(_inner_labels(item))
         ]
         self.last_label = None
         self.last_lead = None
         self.last_slot = [e.uid for e in ancestors]
+
+
+def _inner_labels(item: Text) -> list[str]:
+    """Per slot of a text, the label inside the text right before it
+    ("Height: 6-8, Weight: 220 lbs" labels its second slot "Weight"), or
+    "" where the text's own label or the one before the text names it."""
+    labels: list[str] = []
+    before = ""
+    for part in item.parts:
+        if part is None:
+            labels.append(before if labels and label_like(before) else "")
+            before = ""
+        else:
+            before += part
+    return labels
 
 
 #: Inline elements that only style a text: a label wrapped in them

@@ -364,8 +364,13 @@ def _middle_parts(middles: list[list[str]], allow_words: bool) -> list[str | Non
     ...               "25 MPG City / 33 MPG Hwy"])
     [None]
     """
+    if not allow_words:
+        return [None]
+    labelled = _labelled_parts(["".join(middle) for middle in middles])
+    if labelled is not None:
+        return labelled
     separators = [_inner_separators("".join(middle)) for middle in middles]
-    if not (allow_words and separators[0] and all(s == separators[0] for s in separators)):
+    if not (separators[0] and all(s == separators[0] for s in separators)):
         return [None]
     if _measures(["".join(middle) for middle in middles], separators[0]):
         return [None]
@@ -373,6 +378,124 @@ def _middle_parts(middles: list[list[str]], allow_words: bool) -> list[str | Non
     for separator in separators[0]:
         parts.extend((separator, None))
     return parts
+
+
+def _labelled_parts(values: list[str]) -> list[str | None] | None:
+    """Several slots where every value holds the same labels inside, in
+    the same order, each once ("6-8 | Weight: 220 lbs, Born: May 3, 1990"
+    after a prefix "Height: "): a run of fields in one text node, each
+    label and the separator before it template, each field's data a slot.
+    None where no label is found in every value.
+
+    >>> derive_parts(["Height: 6-8, Weight: 220 lbs", "Height: 7-1, Weight: 245 lbs",
+    ...               "Height: 5-11, Weight: 180 lbs"])
+    ['Height: ', None, ', Weight: ', None]
+    >>> derive_parts(["6-8 Weight: 220 lbs Born: May 3, 1990",
+    ...               "7-1 Weight: 245 lbs Born: Jan 1, 2000",
+    ...               "5-11 Weight: 180 lbs Born: June 12, 1985"])
+    [None, ' Weight: ', None, ' Born: ', None]
+    """
+    anchors = _inner_labels(values)
+    if not anchors:
+        return None
+    pieces: list[list[str]] = []  # per value: data, label, data, label, ..., data
+    for value in values:
+        cuts: list[str] = []
+        begin = 0
+        for label in anchors:
+            at = _label_at(value, label, begin)
+            if at < 0:
+                return None
+            cuts.extend((value[begin:at], label))
+            begin = at + len(label)
+        cuts.append(value[begin:])
+        pieces.append(cuts)
+    parts: list[str | None] = []
+    fields: list[list[str]] = []  # per slot, its data in each value
+    for index in range(0, len(pieces[0]), 2):
+        data = [cuts[index] for cuts in pieces]
+        trailing = "" if index + 1 == len(pieces[0]) else _trailing_separator(data)
+        fields.append([piece[: len(piece) - len(trailing)].strip() for piece in data])
+        if not all(fields[-1]):
+            return None  # a label without data on some value: no field there
+        parts.append(None)
+        if index + 1 < len(pieces[0]):
+            parts.append(trailing + pieces[0][index + 1])
+    return None if _one_measure(fields) else parts
+
+
+def _one_measure(fields: list[list[str]]) -> bool:
+    """Whether labelled fields are the parts of one measure, numbers of one
+    shape in each value ("16 Highway: 23" after "City: ", "17 - 19 Highway:
+    22 - 24"): one value a person reads whole, as :func:`_measures` keeps
+    "26 MPG City / 34 MPG Hwy"; "6-8 Weight: 220 lbs" is two.
+
+    >>> derive_parts(["City: 16 Highway: 23", "City: 17 Highway: 25", "City: 21 Highway: 30"])
+    ['City: ', None]
+    """
+    for value in zip(*fields, strict=True):
+        if not all(_NUMBER.search(part) for part in value):
+            return False
+        if len({_NUMBER.sub("#", part) for part in value}) != 1:
+            return False
+    return True
+
+
+#: A label inside a text: up to three words, the first a letter's, then a
+#: colon and a space, after whitespace or a field separator.
+_INNER_LABEL = re.compile(r"(?<=[\s,;|/\u2022\u00b7])([^\W\d_][\w.'-]*(?: [\w.'-]+){0,2}): ")
+#: What may separate a field from the label of the next: whitespace and
+#: separator punctuation, never a bracket, unit or full stop of the value.
+_LABEL_SEPARATOR = " \t\n,;|/\u2022\u00b7\u2013\u2014-"
+
+
+def _inner_labels(values: list[str]) -> list[str]:
+    """The labels (``"Weight: "``) inside the first value that every value
+    holds exactly once after some data, in the same order. A label starts
+    with a capital: a lowercase word before a colon ends a phrase ("3
+    reviews, average rating: 4.5") or follows its number ("1 year: $29"),
+    part of the data. It is the longest run of words before the colon
+    that qualifies ("Date of Birth: " where every value says so, "Birth: "
+    where some say "Place of Birth: "; "Born: " after "220 lbs ")."""
+    anchors: list[str] = []
+    begin = [0] * len(values)
+    for match in _INNER_LABEL.finditer(values[0]):
+        words = match.group(1).split(" ")
+        for size in range(len(words), 0, -1):
+            if not words[-size][:1].isupper():
+                continue  # "1 year: ", "average rating: ": a unit or a phrase
+            label = " ".join(words[-size:]) + ": "
+            places = [
+                _label_at(value, label, start) for value, start in zip(values, begin, strict=True)
+            ]
+            if all(
+                place > start and value.count(label) == 1
+                for value, start, place in zip(values, begin, places, strict=True)
+            ):
+                anchors.append(label)
+                begin = [place + len(label) for place in places]
+                break
+    return anchors
+
+
+def _label_at(value: str, label: str, begin: int) -> int:
+    """Where ``label`` starts in ``value`` from ``begin`` on, as a label of
+    its own (after whitespace or a separator), else -1."""
+    at = value.find(label, begin)
+    while at >= 0 and _INNER_LABEL.match(value, at) is None:
+        at = value.find(label, at + 1)
+    return at
+
+
+def _trailing_separator(data: list[str]) -> str:
+    """The separator every piece of ``data`` ends with before the next
+    label (", ", " | ", " "): template, not the field's."""
+    endings = [piece[len(piece.rstrip(_LABEL_SEPARATOR)) :] for piece in data]
+    common = endings[0]
+    for ending in endings[1:]:
+        while not ending.endswith(common):
+            common = common[1:]
+    return common
 
 
 def _measures(values: list[str], separators: list[str]) -> bool:
