@@ -152,3 +152,64 @@ def test_a_sum_with_its_currency_is_a_price(seed: int) -> None:
     other = [name for name, values in fields.items() if count in values]
     assert len(price) == 1 and "price" in price[0].split("_"), fields
     assert other and "price" not in other[0].split("_"), fields
+
+
+#: Labels that say whose contact data follows, not what it is.
+PARTIES = {
+    "Admission Office": "admission_office",
+    "Sales": "sales",
+    "Customer Service": "customer_service",
+    "Head Coach": "head_coach",
+}
+#: Labels that already say what it is: the name they give, the shape.
+MEDIA = {
+    "Phone": ("phone", "phone"),
+    "Fax": ("fax", "phone"),
+    "Tel": ("tel", "phone"),
+    "E-mail": ("e_mail", "email"),
+    "Web site": ("web_site", "website"),
+}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_label_that_names_a_party_gets_the_contact_role(seed: int) -> None:
+    """A label names whose number or address it is; the value's shape what
+    it is: "Sales:" over a phone number is ``sales_phone``, "Fax:" stays
+    ``fax``, and a label of a value that has no contact shape stays as it
+    is."""
+    rng = random.Random(seed)
+    shape = rng.choice(["phone", "email", "website"])
+    party = rng.choice(sorted(PARTIES))
+    medium = rng.choice(sorted(MEDIA))
+    markup = rng.choice(["<b>{}:</b> {}", "<dt>{}</dt><dd>{}</dd>", "<th>{}</th><td>{}</td>"])
+
+    def page() -> tuple[str, dict[str, str]]:
+        values = {
+            "party": SHAPES[shape](rng),
+            "medium": SHAPES[MEDIA[medium][1]](rng),
+            "plain": rng.choice(["Open daily", "Closed Mondays", "By appointment", "Summer"]),
+        }
+        rows = [
+            markup.format(party, values["party"]),
+            markup.format(medium, values["medium"]),
+            markup.format("Hours", values["plain"]),
+        ]
+        if markup.startswith("<th>"):
+            body = "<table>" + "".join(f"<tr>{row}</tr>" for row in rows) + "</table>"
+        elif markup.startswith("<dt>"):
+            body = "<dl>" + "".join(rows) + "</dl>"
+        else:
+            body = "".join(f"<p>{row}</p>" for row in rows)
+        return f"<body><h1>Place {rng.randrange(999)}</h1>{body}<p>Footer</p></body>", values
+
+    pages = [page()[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    html, values = page()
+    fields = extract(template, html).fields
+    holders = {
+        key: [n for n, found in fields.items() if value in found] for key, value in values.items()
+    }
+    assert holders["party"] == [f"{PARTIES[party]}_{shape}"], (holders, fields)
+    assert holders["medium"] == [MEDIA[medium][0]], (holders, fields)
+    assert holders["plain"] == ["hours"], (holders, fields)

@@ -324,7 +324,7 @@ def propose(
     """The best name the evidence gives the field, and its strength."""
     info = context.info
     if info.slot.isdigit() and label_name(info.label):
-        return info.name, LABEL
+        return _with_medium(context, label_name(info.label), values) or info.name, LABEL
     semantic = semantic_name(values, evidence)
     context.evidence["key"] = semantic
     if semantic:
@@ -346,6 +346,28 @@ def propose(
     if words:
         return words, CLASS
     return ("heading" if heading else _tag_name(context, tag)), TAG
+
+
+#: Roles of contact data, with the words that already say so in a name:
+#: a label names whose number or address it is ("Admission Office",
+#: "Sales"), the value's shape what it is.
+MEDIUM_WORDS = {
+    "phone": frozenset({"phone", "telephone", "tel", "fax", "mobile", "cell", "call"}),
+    "email": frozenset({"email", "mail"}),
+    "website": frozenset({"website", "web", "site", "url", "homepage", "www", "link"}),
+}
+
+
+def _with_medium(context: FieldContext, name: str, values: Sequence[list[str]]) -> str:
+    """A label's name with the contact role its values have, where the
+    label does not say it: "Admission Office" over "(325) 674-2000" is an
+    ``admission_office_phone``; "" where there is nothing to add."""
+    role = value_role(values)
+    words = MEDIUM_WORDS.get(role)
+    if words is None or words & set(name.split("_")):
+        return ""
+    context.evidence["role"] = role
+    return f"{name}_{role}"
 
 
 #: ``<font size>`` values that set a text larger than the page's own: a
