@@ -114,7 +114,7 @@ class Text:
         #: where it differs (see :func:`latent_fields`).
         self.latent = ""
         self.weight = 0
-        self._pieces: tuple[list[str | None], _Pieces] | None = None
+        self._pieces: tuple[list[str | None], _Pieces, bool] | None = None
 
     @property
     def fixed(self) -> bool:
@@ -124,34 +124,46 @@ class Text:
     def slots(self) -> int:
         return self.parts.count(None)
 
-    def split(self, value: str) -> tuple[str, ...] | None:
+    def split(self, value: str) -> tuple[str | None, ...] | None:
         """The slot values of ``value``, or None when it does not fit.
 
         The values are those of the leftmost-shortest assignment: each slot
         as short as it can be, the first slot first (what a regular
         expression of a lazy ``(.*?)`` per slot would give), found in time
-        linear in the text (see :func:`split_slots`).
+        linear in the text (see :func:`split_slots`). A text of labelled
+        fields ("Height: _ | College: _ | Weight: _") fits a value that
+        lacks some of them too: their slots are None, absent (see
+        :func:`split_present`).
         """
         if self.fixed:
             return () if value == self.parts[0] else None
-        return split_slots(self._split_pieces(), value)
+        pieces, labelled = self._split_pieces()
+        slots = split_slots(pieces, value)
+        if not labelled:
+            return slots
+        if slots is not None and not _unknown_label(slots):
+            return slots
+        return split_present(pieces, value)
 
-    def split_labelled(self, value: str) -> tuple[str, ...] | None:
-        """The slot values of ``value``, a text of labelled fields that lacks
-        some of them ("Height: 6-8 | Born: May 3, 1990" of a text "Height: _
-        | Weight: _ | Born: _"), when :meth:`split` found none: the slot
-        after a missing label is empty. None where the text has other
-        separators than labels, or a label it does not know or shows in
-        another way (see :func:`split_present`)."""
-        if self.fixed:
-            return None
-        return split_present(self._split_pieces(), value)
+    def join(self, slots: tuple[str | None, ...]) -> str:
+        """The text of slot values (:meth:`split`'s inverse): an absent
+        slot goes with the labelled separator before it."""
+        (head, separators, tail), _ = self._split_pieces()
+        out = [head, slots[0] or ""]
+        for separator, slot in zip(separators, slots[1:], strict=True):
+            if slot is not None:
+                out.extend((separator, slot))
+        out.append(tail)
+        return "".join(out)
 
-    def _split_pieces(self) -> _Pieces:
+    def _split_pieces(self) -> tuple[_Pieces, bool]:
+        """The text's pieces, and whether it is a run of labelled fields
+        (every separator ends in a label), worked out once per parts."""
         found = self._pieces
         if found is None or found[0] is not self.parts:
-            found = self._pieces = (self.parts, _pieces(self.parts))
-        return found[1]
+            pieces = _pieces(self.parts)
+            found = self._pieces = (self.parts, pieces, bool(pieces[1]) and _labelled(pieces))
+        return found[1], found[2]
 
 
 #: A text with slots as ``(head, separators, tail)``: the fixed text before
@@ -213,11 +225,21 @@ _LABELLED_SEPARATOR = re.compile(
 _INNER_LABEL = re.compile(r"(?:^|(?<=[\s,;|/\u2022\u00b7]))[^\W\d_a-z][\w.'-]*: ")
 
 
-def split_present(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
+def _labelled(pieces: _Pieces) -> bool:
+    """Whether every separator between slots ends in a label of its own."""
+    return all(_LABELLED_SEPARATOR.search(separator) for separator in pieces[1])
+
+
+def _unknown_label(slots: tuple[str | None, ...]) -> bool:
+    """Whether a slot holds a label: a field the template does not know."""
+    return any(slot and _INNER_LABEL.search(slot) for slot in slots)
+
+
+def split_present(pieces: _Pieces, value: str) -> tuple[str | None, ...] | None:
     """The slot values of ``value`` for ``head slot (separator slot)* tail``
     where every separator ends in a label and some are missing: each
     separator found is taken at its first occurrence, in order, and the
-    slot after one that is missing is empty.
+    slot after one that is missing is None, absent.
 
     Wrong values are worse than none, so this gives up (None) where a
     missing label is there with another separator before it, or a slot
@@ -226,7 +248,7 @@ def split_present(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
 
     >>> pieces = ("Height: ", (" | Weight: ", " | Born: "), "")
     >>> split_present(pieces, "Height: 6-8 | Born: May 3, 1990")
-    ('6-8', '', 'May 3, 1990')
+    ('6-8', None, 'May 3, 1990')
     >>> split_present(pieces, "Height: 6-8, Weight: 220 lbs | Born: May 3, 1990") is None
     True
     >>> split_present(pieces, "Height: 6-8 | College: Duke | Born: May 3, 1990") is None
@@ -236,24 +258,19 @@ def split_present(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
     stop = len(value) - len(tail)
     if stop < len(head) or not value.startswith(head) or not value.endswith(tail):
         return None
-    labels = [_LABELLED_SEPARATOR.search(separator) for separator in separators]
-    if not separators or None in labels:
-        return None
-    slots = [""] * (len(separators) + 1)
+    slots: list[str | None] = [None] * (len(separators) + 1)
     current, begin = 0, len(head)
     for index, separator in enumerate(separators):
         at = value.find(separator, begin, stop)
         if at < 0:
-            label = labels[index]
+            label = _LABELLED_SEPARATOR.search(separator)
             if label is not None and label.group(1) in value:
                 return None
             continue
         slots[current] = value[begin:at]
         current, begin = index + 1, at + len(separator)
     slots[current] = value[begin:stop]
-    if any(_INNER_LABEL.search(slot) for slot in slots):
-        return None
-    return tuple(slots)
+    return None if _unknown_label(tuple(slots)) else tuple(slots)
 
 
 class Opt:

@@ -118,10 +118,7 @@ class Matcher(Fits):
         if slots is None:
             self.misfits += 1
             if item.slots:
-                # Did not fit the tokens: the labelled fields it has, if it
-                # is a run of them (see :mod:`..induction._tokens`), else
-                # kept whole.
-                env[item.uid] = item.split_labelled(value) or value
+                env[item.uid] = value  # did not fit the tokens: kept whole
             return 0.0
         if item.slots:
             env[item.uid] = slots

@@ -53,9 +53,7 @@ def _render_text(item: Text, env: Env, depth: int, out: list[FormItem]) -> None:
     elif isinstance(value, str):
         out.append((depth, TEXT, value))
     elif value is not None:
-        slots = iter(value)
-        text = "".join(next(slots) if part is None else part for part in item.parts)
-        out.append((depth, TEXT, text))
+        out.append((depth, TEXT, item.join(value)))
 
 
 def _render_blob(item: Blob, env: Env, depth: int, out: list[FormItem]) -> None:

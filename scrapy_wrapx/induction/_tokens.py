@@ -271,7 +271,8 @@ def derive_parts(samples: Sequence[str], *, whole: bool = False) -> list[str | N
     parts: list[str | None] = []
     if prefix:
         parts.append("".join(prefix))
-    parts.extend([None] if whole else _middle_parts(middles, allow_words))
+    labelled = fixed.rstrip().endswith(":")
+    parts.extend([None] if whole else _middle_parts(middles, allow_words, labelled))
     if suffix:
         parts.append("".join(suffix))
     return parts if _fits_all(parts, values) else [None]
@@ -355,7 +356,9 @@ def _fixed_suffix(rests: list[list[str]], allow_words: bool, closer: str = "") -
     return suffix
 
 
-def _middle_parts(middles: list[list[str]], allow_words: bool) -> list[str | None]:
+def _middle_parts(
+    middles: list[list[str]], allow_words: bool, labelled: bool = False
+) -> list[str | None]:
     """One slot, or several when every value's middle has the very same
     field separators inside (" / " in "Value Books / 2008 / Paperback"),
     unless the parts are one compound measure (:func:`_measures`).
@@ -366,9 +369,9 @@ def _middle_parts(middles: list[list[str]], allow_words: bool) -> list[str | Non
     """
     if not allow_words:
         return [None]
-    labelled = _labelled_parts(["".join(middle) for middle in middles])
-    if labelled is not None:
-        return labelled
+    inner = _labelled_parts(["".join(middle) for middle in middles], labelled)
+    if inner is not None:
+        return inner
     separators = [_inner_separators("".join(middle)) for middle in middles]
     if not (separators[0] and all(s == separators[0] for s in separators)):
         return [None]
@@ -380,12 +383,15 @@ def _middle_parts(middles: list[list[str]], allow_words: bool) -> list[str | Non
     return parts
 
 
-def _labelled_parts(values: list[str]) -> list[str | None] | None:
-    """Several slots where every value holds the same labels inside, in
-    the same order, each once ("6-8 | Weight: 220 lbs, Born: May 3, 1990"
-    after a prefix "Height: "): a run of fields in one text node, each
-    label and the separator before it template, each field's data a slot.
-    None where no label is found in every value.
+def _labelled_parts(values: list[str], labelled: bool = False) -> list[str | None] | None:
+    """Several slots where the values hold labels inside, in one order,
+    each at most once ("6-8 | Weight: 220 lbs, Born: May 3, 1990" after a
+    prefix "Height: "): a run of fields in one text node, each label and
+    the separator before it template, each field's data a slot. A label
+    some values lack is an optional field: their slot is absent (see
+    :func:`scrapy_wrapx.template.split_present`), when the text is
+    ``labelled`` (its prefix is a label) or some label is in every value.
+    None where no value holds a label.
 
     >>> derive_parts(["Height: 6-8, Weight: 220 lbs", "Height: 7-1, Weight: 245 lbs",
     ...               "Height: 5-11, Weight: 180 lbs"])
@@ -394,37 +400,75 @@ def _labelled_parts(values: list[str]) -> list[str | None] | None:
     ...               "7-1 Weight: 245 lbs Born: Jan 1, 2000",
     ...               "5-11 Weight: 180 lbs Born: June 12, 1985"])
     [None, ' Weight: ', None, ' Born: ', None]
+    >>> derive_parts(["Height: 6-8 | College: Duke | Weight: 220 lbs",
+    ...               "Height: 7-1 | Weight: 245 lbs", "Height: 5-11 | Weight: 180 lbs"])
+    ['Height: ', None, ' | College: ', None, ' | Weight: ', None]
     """
-    anchors = _inner_labels(values)
-    if not anchors:
+    labels = _inner_labels(values)
+    places = [_label_places(value, labels) for value in values]
+    if not labelled and not any(all(row[k] >= 0 for row in places) for k in range(len(labels))):
+        # Only labels some values lack, and none before the text: rows of
+        # a list of specs ("Still Image: ...", "Movie: ..."), or a title's
+        # colon ("Trois Couleurs: Rouge"), not fields.
         return None
-    pieces: list[list[str]] = []  # per value: data, label, data, label, ..., data
-    for value in values:
-        cuts: list[str] = []
-        begin = 0
-        for label in anchors:
-            at = _label_at(value, label, begin)
-            if at < 0:
-                return None
-            cuts.extend((value[begin:at], label))
+    separators = [
+        _trailing_separator(
+            [
+                piece
+                for value, row in zip(values, places, strict=True)
+                for piece in _before(value, row, labels, k)
+            ]
+        )
+        for k in range(len(labels))
+    ]
+    fields: list[list[str | None]] = [[None] * len(values) for _ in range(len(labels) + 1)]
+    absent: list[tuple[int, int, str]] = []  # value, the slot that runs on, separator
+    for index, (value, row) in enumerate(zip(values, places, strict=True)):
+        slot, begin = 0, 0
+        for k, at in enumerate(row):
+            if at >= 0:
+                fields[slot][index] = value[begin : at - len(separators[k])].strip()
+                slot, begin = k + 1, at + len(labels[k])
+            elif separators[k].strip():
+                absent.append((index, slot, separators[k].strip()))
+        fields[slot][index] = value[begin:].strip()
+    if any(data == "" for field in fields for data in field):
+        return None  # a label without data: no field there
+    if any(separator in str(fields[slot][index]) for index, slot, separator in absent):
+        return None  # "7-1 | 245 lbs" beside "6-8 | Weight: 220 lbs": the field is there unlabelled
+    if _one_measure(fields):
+        return None
+    parts: list[str | None] = [None]
+    for separator, label in zip(separators, labels, strict=True):
+        parts.extend((separator + label, None))
+    return parts
+
+
+def _label_places(value: str, labels: list[str]) -> list[int]:
+    """Where each of ``labels`` is in ``value``, in order (-1: absent)."""
+    places, begin = [], 0
+    for label in labels:
+        at = _label_at(value, label, begin)
+        places.append(at)
+        if at >= 0:
             begin = at + len(label)
-        cuts.append(value[begin:])
-        pieces.append(cuts)
-    parts: list[str | None] = []
-    fields: list[list[str]] = []  # per slot, its data in each value
-    for index in range(0, len(pieces[0]), 2):
-        data = [cuts[index] for cuts in pieces]
-        trailing = "" if index + 1 == len(pieces[0]) else _trailing_separator(data)
-        fields.append([piece[: len(piece) - len(trailing)].strip() for piece in data])
-        if not all(fields[-1]):
-            return None  # a label without data on some value: no field there
-        parts.append(None)
-        if index + 1 < len(pieces[0]):
-            parts.append(trailing + pieces[0][index + 1])
-    return None if _one_measure(fields) else parts
+    return places
 
 
-def _one_measure(fields: list[list[str]]) -> bool:
+def _before(value: str, row: list[int], labels: list[str], k: int) -> list[str]:
+    """The text before label ``k`` in ``value`` back to the label before
+    it (``row``: the labels' places), if the value has label ``k``."""
+    if row[k] < 0:
+        return []
+    begin = 0
+    for j in range(k - 1, -1, -1):
+        if row[j] >= 0:
+            begin = row[j] + len(labels[j])
+            break
+    return [value[begin : row[k]]]
+
+
+def _one_measure(fields: list[list[str | None]]) -> bool:
     """Whether labelled fields are the parts of one measure, numbers of one
     shape in each value ("16 Highway: 23" after "City: ", "17 - 19 Highway:
     22 - 24"): one value a person reads whole, as :func:`_measures` keeps
@@ -433,7 +477,8 @@ def _one_measure(fields: list[list[str]]) -> bool:
     >>> derive_parts(["City: 16 Highway: 23", "City: 17 Highway: 25", "City: 21 Highway: 30"])
     ['City: ', None]
     """
-    for value in zip(*fields, strict=True):
+    for column in zip(*fields, strict=True):
+        value = [part for part in column if part is not None]
         if not all(_NUMBER.search(part) for part in value):
             return False
         if len({_NUMBER.sub("#", part) for part in value}) != 1:
@@ -450,32 +495,44 @@ _LABEL_SEPARATOR = " \t\n,;|/\u2022\u00b7\u2013\u2014-"
 
 
 def _inner_labels(values: list[str]) -> list[str]:
-    """The labels (``"Weight: "``) inside the first value that every value
-    holds exactly once after some data, in the same order. A label starts
-    with a capital: a lowercase word before a colon ends a phrase ("3
-    reviews, average rating: 4.5") or follows its number ("1 year: $29"),
-    part of the data. It is the longest run of words before the colon
-    that qualifies ("Date of Birth: " where every value says so, "Birth: "
-    where some say "Place of Birth: "; "Born: " after "220 lbs ")."""
-    anchors: list[str] = []
-    begin = [0] * len(values)
-    for match in _INNER_LABEL.finditer(values[0]):
-        words = match.group(1).split(" ")
-        for size in range(len(words), 0, -1):
-            if not words[-size][:1].isupper():
-                continue  # "1 year: ", "average rating: ": a unit or a phrase
-            label = " ".join(words[-size:]) + ": "
-            places = [
-                _label_at(value, label, start) for value, start in zip(values, begin, strict=True)
-            ]
-            if all(
-                place > start and value.count(label) == 1
-                for value, start, place in zip(values, begin, places, strict=True)
-            ):
-                anchors.append(label)
-                begin = [place + len(label) for place in places]
-                break
-    return anchors
+    """The labels (``"Weight: "``) inside the values, each at most once in
+    a value and after some data, in the one order every value keeps
+    ([] where two values disagree on it).
+
+    A label starts with a capital: a lowercase word before a colon ends a
+    phrase ("3 reviews, average rating: 4.5") or follows its number ("1
+    year: $29"), part of the data. It is the longest run of words before
+    the colon that every value with its last word has ("Date of Birth: "
+    where every value says so, "Birth: " where some say "Place of Birth:
+    "; "Born: " after "220 lbs ")."""
+    order: list[str] = []
+    for value in values:
+        previous = -1
+        for match in _INNER_LABEL.finditer(value):
+            label = _label(match.group(1).split(" "), values)
+            if not label:
+                continue
+            if label in order:
+                if order.index(label) <= previous:
+                    return []  # out of the order of another value
+                previous = order.index(label)
+            else:
+                order.insert(previous + 1, label)
+                previous += 1
+    return order
+
+
+def _label(words: list[str], values: list[str]) -> str:
+    """The label a run of words before a colon is (see :func:`_inner_labels`),
+    or "" where it is none: no capital, or twice in some value."""
+    holders = [value for value in values if _label_at(value, words[-1] + ": ", 0) >= 0]
+    for size in range(len(words), 0, -1):
+        if not words[-size][:1].isupper():
+            continue  # "1 year: ", "average rating: ": a unit or a phrase
+        label = " ".join(words[-size:]) + ": "
+        if all(_label_at(value, label, 0) >= 0 and value.count(label) == 1 for value in holders):
+            return label
+    return ""
 
 
 def _label_at(value: str, label: str, begin: int) -> int:
