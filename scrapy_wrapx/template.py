@@ -629,6 +629,10 @@ class Template:
             else:
                 node.weight = 0
         self.nodes = order
+        # The sets, found once: extraction asks for their names on every
+        # page (to see whether a template was renamed since it was
+        # compiled), and a template has thousands of nodes but few sets.
+        self._sets = [node for node in order if isinstance(node, Set)]
 
     @property
     def field_names(self) -> list[str]:
@@ -636,7 +640,7 @@ class Template:
 
     @property
     def set_names(self) -> list[str]:
-        return [n.name for n in self.nodes if isinstance(n, Set)]
+        return [node.name for node in self._sets]
 
     @property
     def fingerprint(self) -> str:
