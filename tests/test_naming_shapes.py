@@ -213,3 +213,42 @@ def test_a_label_that_names_a_party_gets_the_contact_role(seed: int) -> None:
     assert holders["party"] == [f"{PARTIES[party]}_{shape}"], (holders, fields)
     assert holders["medium"] == [MEDIA[medium][0]], (holders, fields)
     assert holders["plain"] == ["hours"], (holders, fields)
+
+
+CITIES = ["Plano", "New Bedford", "St. Paul", "Fort Worth", "Eden Prairie", "O'Fallon"]
+STATES = [("TX", "Texas"), ("MA", "Massachusetts"), ("MN", "Minnesota"), ("NC", "North Carolina")]
+#: The ways sites write a place (a city, its state, its country).
+PLACES = [
+    lambda city, code, name: f"{city}, {code}",
+    lambda city, code, name: f"{city}, {name}",
+    lambda city, code, name: f"{city}, {name}, United States",
+    lambda city, code, name: f"{city},United States",
+    lambda city, code, name: f"United States, {name}, {city}",
+    lambda city, code, name: f"US-{code}-{city}",
+]
+
+
+@pytest.mark.parametrize("form", range(len(PLACES)))
+def test_a_place_in_any_common_form_is_a_location(form: int) -> None:
+    """A job's or a shop's place, unlabelled in an element whose class
+    words name a block (``jt_detail``), is a ``location`` in each way
+    sites write one; names in the same form ("Doe, John") are not."""
+    rng = random.Random(form)
+
+    def page() -> tuple[str, str, str]:
+        code, name = rng.choice(STATES)
+        place = PLACES[form](rng.choice(CITIES), code, name)
+        person = f"{rng.choice(['Doe', 'Smith', 'Lee', 'Khan'])}, {rng.choice(['John', 'Ann'])}"
+        html = (
+            f"<body><h1>Job {rng.randrange(999)}</h1><div class='jt_detail'>"
+            f"<span>{place}</span><em>{person}</em></div><p>Footer</p></body>"
+        )
+        return html, place, person
+
+    pages = [page()[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    html, place, person = page()
+    fields = extract(template, html).fields
+    assert [n for n, values in fields.items() if place in values] == ["location"], fields
+    assert "location" not in [n for n, values in fields.items() if person in values], fields

@@ -83,7 +83,6 @@ _SHAPES = (
         ),
     ),
     ("city_state_zip", re.compile(r"[A-Z][\w.' -]{1,40}, [A-Z]{2} \d{5}(?:-\d{4})?")),
-    ("location", re.compile(rf"[A-Z][\w.' -]{{1,40}}, (?:{_STATES})")),
     ("date", re.compile(_DATE)),
     ("price", re.compile(rf"{_AMOUNT}(?: ?[-\u2013] ?{_AMOUNT})?")),
     (
@@ -104,4 +103,62 @@ def value_role(values: Sequence[list[str]]) -> str:
     for role, pattern in _SHAPES:
         if all(pattern.fullmatch(text) for text in texts):
             return role
+        if role == "city_state_zip" and all(is_place(text) for text in texts):
+            return "location"
     return ""
+
+
+#: The US states by name, and countries (with the short forms job and
+#: shop sites write): the part of a place that says where it is.
+_STATE_NAMES = frozenset(
+    {
+        "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado",
+        "Connecticut", "Delaware", "Florida", "Georgia", "Hawaii", "Idaho", "Illinois",
+        "Indiana", "Iowa", "Kansas", "Kentucky", "Louisiana", "Maine", "Maryland",
+        "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri", "Montana",
+        "Nebraska", "Nevada", "Ohio", "Oklahoma", "Oregon", "Pennsylvania", "Tennessee",
+        "Texas", "Utah", "Vermont", "Virginia", "Washington", "Wisconsin", "Wyoming",
+        "New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina",
+        "North Dakota", "Rhode Island", "South Carolina", "South Dakota", "West Virginia",
+        "District of Columbia",
+    }
+)  # fmt: skip
+_COUNTRIES = frozenset(
+    {
+        "United States", "United States of America", "USA", "US", "U.S.", "U.S.A.",
+        "Canada", "Mexico", "United Kingdom", "UK", "England", "Scotland", "Wales",
+        "Ireland", "France", "Germany", "Spain", "Portugal", "Italy", "Netherlands",
+        "Belgium", "Switzerland", "Austria", "Sweden", "Norway", "Denmark", "Finland",
+        "Poland", "Greece", "Turkey", "Russia", "China", "Japan", "India", "Singapore",
+        "Australia", "New Zealand", "Brazil", "Argentina", "South Africa", "Israel",
+    }
+)  # fmt: skip
+_STATE_CODES = frozenset(_STATES.split("|"))
+#: A place's name: capitalized words ("New Bedford", "St. Paul", "O'Fallon").
+_PLACE_NAME = re.compile(r"[A-Z][\w.'-]*(?: [\w.'-]+){0,4}")
+#: "US-MA-New Bedford": a country's and a state's code before a city.
+_CODED_PLACE = re.compile(rf"[A-Z]{{2,3}}-(?:{_STATES})-[A-Z][\w.' -]{{1,40}}")
+
+
+def is_place(text: str) -> bool:
+    """Whether ``text`` is a place as sites write one: a city with its
+    state or country after it ("Garland, TX", "Tampa, Florida", "Plano,
+    Texas, United States", "Irving,United States"), the country first
+    ("United States, Texas, Dallas"), or in codes ("US-MA-New Bedford").
+    A name before a word that is no state or country ("Doe, John") is
+    none.
+
+    >>> [is_place(t) for t in ("Garland, TX", "Tampa, Florida", "Plano, Texas, United States")]
+    [True, True, True]
+    >>> [is_place(t) for t in ("Irving,United States", "United States, Texas, Dallas")]
+    [True, True]
+    >>> [is_place(t) for t in ("US-MA-New Bedford", "Doe, John", "Smith, Jones", "Texas")]
+    [True, False, False, False]
+    """
+    if _CODED_PLACE.fullmatch(text):
+        return True
+    parts = [part.strip() for part in text.rstrip(",").split(",")]
+    if not 2 <= len(parts) <= 3 or not all(_PLACE_NAME.fullmatch(part) for part in parts):
+        return False
+    where = _STATE_CODES | _STATE_NAMES | _COUNTRIES
+    return parts[-1] in where or (parts[0] in _COUNTRIES and parts[1] in where)

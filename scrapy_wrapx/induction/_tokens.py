@@ -317,10 +317,22 @@ def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
         prefix = prefix[:-1]
     while prefix:
         fixed, tails = "".join(prefix), ["".join(t[len(prefix) :]) for t in tokens]
-        if _cut_after(fixed, tails) and _boundary(fixed, tails):
+        if _cut_after(fixed, tails) and _boundary(fixed, tails) and not _list_head(fixed):
             break
         prefix = prefix[:-1]
     return prefix
+
+
+def _list_head(fixed: str) -> bool:
+    """Whether a fixed prefix is words ending in a comma: the first item of
+    a list every seed agreed on ("United States, " of "United States,
+    Texas, Dallas"), part of the value, where a label ends in a colon.
+
+    >>> derive_parts(["United States, Texas, Dallas", "United States, Ohio, Akron",
+    ...               "United States, Iowa, Ames"])
+    [None]
+    """
+    return fixed.rstrip().endswith(",") and _WORD.search(fixed) is not None
 
 
 def _fixed_suffix(rests: list[list[str]], allow_words: bool, closer: str = "") -> list[str]:
