@@ -9,8 +9,10 @@ import random
 
 import pytest
 
+from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
 
 CAPTIONS = ["Type of School", "Cuisine", "Features", "Team"]
 WORDS = ["Private", "Coed", "Public", "Italian", "Thai", "Boston", "Lakers", "Four-year"]
@@ -47,3 +49,36 @@ def test_a_heading_names_the_list_under_it(seed: int) -> None:
     ]
     wanted = caption.lower().replace(" ", "_")
     assert holders and all(wanted in name for name in holders), (holders, template.field_names)
+
+
+PRODUCTS = ["Canon PowerShot SD940 IS", "Nikon Coolpix L22", "Sony Cyber-shot W310", "Kodak Z981"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_one_top_heading_is_the_title(seed: int) -> None:
+    """A page's one ``<h1>``, with nothing but its tag to name it and a
+    ``<title>`` that says something else, names what the page is about:
+    ``title``; with two ``<h1>`` fields neither is."""
+    rng = random.Random(seed)
+    second = seed % 2 == 1
+
+    def page() -> tuple[str, str]:
+        name = f"{rng.choice(PRODUCTS)} {rng.randrange(100, 999)}"
+        extra = (
+            f"<h1>Sold by {rng.choice(['Ann', 'Bo', 'Cy'])}{rng.randrange(99)}</h1>"
+            if second
+            else ""
+        )
+        html = (
+            f"<html><head><title>Digital cameras | Shop {rng.randrange(9)}</title></head><body>"
+            f"<div><h1>{name}</h1>{extra}<h2>Specifications</h2>"
+            f"<p>{rng.randrange(8, 24)} MP</p></div></body></html>"
+        )
+        return html, name
+
+    pages = [page()[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    html, name = page()
+    holders = [n for n, values in extract(template, html).fields.items() if name in values]
+    assert holders == (["heading"] if second else ["title"])

@@ -513,10 +513,26 @@ def _wanted_names(
         wanted[best] = "title"
         title_taken = True
     if not title_taken:
-        title = _title_field(unnamed, contexts, values, evidence)
+        title = _title_field(unnamed, contexts, values, evidence) or _sole_h1(contexts, wanted)
         if title:
             wanted[title] = "title"
     return wanted
+
+
+def _sole_h1(contexts: Mapping[str, FieldContext], wanted: Mapping[str, str]) -> str:
+    """Where nothing else is the page's title, the one field that is the
+    text of an ``<h1>`` with nothing but its tag to name it (a product's
+    name on a shop whose ``<title>`` says something else): a page's one
+    top heading names what the page is about."""
+    found = [
+        name
+        for name, proposal in wanted.items()
+        if proposal == "heading"
+        and _tag(contexts[name]) == "h1"
+        and contexts[name].info.slot.isdigit()
+        and not contexts[name].info.set
+    ]
+    return found[0] if len(found) == 1 else ""
 
 
 #: What a key/value set is named when its element has no class words.
