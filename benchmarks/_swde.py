@@ -31,6 +31,9 @@ TUNING_EXTRA_SITES = frozenset(
         "auto/cars",
         "camera/ecost",
         "camera/newegg",
+        "job/jobcircle",
+        "nbaplayer/msnca",
+        "restaurant/fodors",
     }
 )
 
