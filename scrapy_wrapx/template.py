@@ -538,6 +538,15 @@ def _template_data(data: Any) -> dict[str, Any]:
     return data
 
 
+#: Template meta key: ``"uid/slot"`` of a field -> the ``"uid/slot"`` of the
+#: copies of it that induction dropped (the same values on every seed, see
+#: :mod:`scrapy_wrapx.induction._copies`), in rank order: where a page does
+#: not show the field's own copy (a breadcrumb without the company's link),
+#: extraction takes its value from one of these (the company's labelled
+#: row) rather than leave the field empty.
+COPY_FALLBACKS = "copy_fallbacks"
+
+
 #: A label a fixed text opens with ("Team: " of "Team: Boston Celtics"):
 #: it names the text's latent field and is no part of its value.
 LATENT_LABEL = re.compile(r"\s*[^\W\d_][^:]{0,30}:\s*(?=\S)")

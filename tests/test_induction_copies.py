@@ -174,3 +174,42 @@ def test_a_generated_id_gives_way_to_the_label_of_a_dropped_copy(
         assert holders == [label.lower()], fields
     else:
         assert label.lower() not in holders[0], fields
+
+
+COMPANIES = ["RMS Computer Corp", "Cybercoders", "Kaztronix, LLC", "Software Guidance", "Acme Inc"]
+
+
+def _job(rng: random.Random, index: int, crumb: bool, form: str) -> tuple[str, str]:
+    """A job page whose company is in the breadcrumb (first) and in a
+    labelled row; ``crumb`` False leaves it out of the breadcrumb, as some
+    pages of a site do."""
+    company = f"{COMPANIES[index % len(COMPANIES)]} {rng.randrange(10, 99)}"
+    link = f"<a href='/c/{rng.randrange(999)}'>{company}</a>" if form == "link" else company
+    trail = f" &gt; <a href='/co?id={rng.randrange(999)}'>{company}</a>" if crumb else ""
+    html = (
+        f"<body><div class='crumbs'><a href='/'>Jobs</a>{trail}</div>"
+        f"<h1>Engineer {rng.randrange(999)}</h1><table>"
+        f"<tr><td><b>Location:</b></td><td>Town {rng.randrange(99)}</td></tr>"
+        f"<tr><td><b>Company:</b></td><td>{link}</td></tr></table><p>Footer</p></body>"
+    )
+    return html, company
+
+
+@pytest.mark.parametrize("form", ["link", "text"])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_field_a_page_shows_only_in_a_dropped_copy_is_taken_from_it(form: str, seed: int) -> None:
+    """The copy that stays is the breadcrumb's (it comes first); a page
+    whose breadcrumb leaves the company out still has it in its labelled
+    row, and the field takes it from there, also in a template stored
+    and loaded again."""
+    rng = random.Random(seed)
+    seeds = [_job(rng, i, True, form)[0] for i in range(5)]
+    template = induce_template(seeds)
+    name_template(template, [dom.parse(page) for page in seeds])
+    stored = Template.from_json(template.to_json())
+    for crumb in (True, False):
+        html, company = _job(rng, rng.randrange(9), crumb, form)
+        for each in (template, stored):
+            fields = extract(each, html).fields
+            holders = [name for name, values in fields.items() if company in values]
+            assert len(holders) == 1, (crumb, fields)

@@ -176,3 +176,30 @@ def test_a_page_worker_sends_latent_fields_back() -> None:
     extraction = extraction_from_dict(json.loads(json.dumps(reply["extraction"])))
     item = build_item(None, "http://nba.test/6", "nba.test/p", 1, extraction, template)
     assert item["team_info"] == TEAMS[3]
+
+
+def _posting(rng: random.Random, date: str, paragraphs: int) -> str:
+    prose = "".join(f"<p>Duty {rng.randrange(999)} of the role.</p>" for _ in range(paragraphs))
+    return (
+        "<html><body><ul class='menu'><li><a href='/'>Home</a></li></ul><div class='job'>"
+        f"<h3>Engineer {rng.randrange(999)}</h3><i>Posted: {date}</i><br>{prose}"
+        "<p>Please refer to the job code.</p></div><p>All rights reserved</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_labelled_value_all_seeds_shared_is_found_where_its_block_does_not_fit(
+    seed: int,
+) -> None:
+    """ "Posted: December 6, 2010" on every seed, among a varying number of
+    paragraphs: on a page whose block does not fit the template exactly,
+    the element is still found by its label and the date is the page's."""
+    rng = random.Random(seed)
+    seeds = [_posting(rng, "December 6, 2010", rng.randrange(1, 4)) for _ in range(5)]
+    template = induce_template(seeds)
+    assert "posted" in latent_fields(template).values()
+    date = rng.choice(["December 3, 2010", "November 30, 2010"])
+    fields = extract(template, _posting(rng, date, rng.choice([0, 5, 7]))).fields
+    assert fields["posted"] == [date]
+    same = extract(template, _posting(rng, "December 6, 2010", 6)).fields
+    assert not same.get("posted")

@@ -249,7 +249,7 @@ def test_a_worker_names_the_fields_it_induces() -> Iterator[Any]:
     from scrapy_wrapx.induction import induce_template
     from scrapy_wrapx.induction._pagenames import name_template
 
-    naming = Naming({"price": "//p"}, {"heading": "book_title"})
+    naming = Naming({"price": "//p"}, {"title": "book_title"})
     trees = [dom.parse(page["html"], url=page["url"]) for page in PAGES]
     expected = induce_template(trees, urls=[page["url"] for page in PAGES])
     fresh = [dom.parse(page["html"], url=page["url"]) for page in PAGES]

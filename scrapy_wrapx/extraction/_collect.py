@@ -30,8 +30,11 @@ Row = dict[str, Any] | None
 TEXT_STEP, ATTRS_STEP, SET_STEP, BLOB_STEP = 0, 1, 2, 3
 
 
-def _has_data(node: TNode, data: set[int]) -> bool:
-    """Whether ``node`` holds a field, given which of its children do."""
+def _has_data(node: TNode, data: set[int], extra: frozenset[int]) -> bool:
+    """Whether ``node`` holds a field, given which of its children do (or
+    is one of ``extra``, a dropped copy of a field)."""
+    if node.uid in extra:
+        return True
     if isinstance(node, Elem):
         return bool(node.names) or any(child.uid in data for child in node.children)
     if isinstance(node, Text):
@@ -43,12 +46,13 @@ def _has_data(node: TNode, data: set[int]) -> bool:
     return bool(node.name)
 
 
-def data_nodes(template: Template) -> frozenset[int]:
-    """Uids of the nodes with a field at or below them: the only ones
-    :func:`collect` needs to visit."""
+def data_nodes(template: Template, extra: frozenset[int] = frozenset()) -> frozenset[int]:
+    """Uids of the nodes with a field at or below them (or one of the
+    nodes ``extra``): the only ones :func:`collect` needs to visit, and
+    the ones a match must not take whole."""
     data: set[int] = set()
     for node in reversed(template.nodes):
-        if _has_data(node, data):
+        if _has_data(node, data, extra):
             data.add(node.uid)
     return frozenset(data)
 

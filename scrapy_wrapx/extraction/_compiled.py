@@ -20,6 +20,7 @@ from scrapy_wrapx.dom import TEXT
 from scrapy_wrapx.extraction._collect import Program, data_nodes, program
 from scrapy_wrapx.extraction._plan import First, first, plan_of
 from scrapy_wrapx.template import (
+    COPY_FALLBACKS,
     LATENT_LABEL,
     Elem,
     Opt,
@@ -61,6 +62,11 @@ def first_leaf(item: Elem, depth: int | None = None) -> str | None:
     """The fixed text that every page's element of ``item`` starts with, if
     the template says so (no optional, set or slot before it), found at
     most ``depth`` levels down if given."""
+    text = _first_text(item, depth)
+    return text.parts[0] if text is not None else None
+
+
+def _first_text(item: Elem, depth: int | None = None) -> Text | None:
     node: TNode = item
     levels = 0
     while isinstance(node, Elem):
@@ -68,9 +74,15 @@ def first_leaf(item: Elem, depth: int | None = None) -> str | None:
             return None
         node = node.children[0]
         levels += 1
-    if isinstance(node, Text) and node.fixed:
-        return node.parts[0]
-    return None
+    return node if isinstance(node, Text) and node.fixed else None
+
+
+def _latent_label(item: Elem, depth: int | None = None) -> str:
+    """The own label ("Posted: ") of a latent text that ``item`` starts
+    with (see :func:`first_leaf`), else "": where the rest of the text
+    differs, it is that page's data, and the element is still itself."""
+    text = _first_text(item, depth)
+    return _own_label(text.parts[0] or "") if text is not None and text.latent else ""
 
 
 class Compiled:
@@ -84,6 +96,10 @@ class Compiled:
         self.anchor: dict[int, str | None] = {}
         #: Anchors near enough to the top to be a row's label.
         self.row_label: dict[int, str | None] = {}
+        #: Where the anchor (or row label) is a latent text with a label of
+        #: its own, that label: a page's text that starts with it fits.
+        self.anchor_label: dict[int, str] = {}
+        self.row_label_prefix: dict[int, str] = {}
         #: For elements whose children are all elements and texts: their tags.
         self.tags: dict[int, tuple[str, ...] | None] = {}
         #: Per element: what :meth:`.Matcher.elem` reads, in one lookup.
@@ -104,8 +120,14 @@ class Compiled:
                 self.first[node.uid] = _starts(first(node.child))
             elif isinstance(node, Text) and node.fixed:
                 self.fixed_text[node.uid] = node.parts[0] or ""
-        #: Uids of nodes with a field at or below them.
-        self.data: frozenset[int] = data_nodes(template)
+        #: Per field with copies that induction dropped: where they are
+        #: (see :data:`~scrapy_wrapx.template.COPY_FALLBACKS`).
+        self.fallbacks: list[tuple[str, list[tuple[int, int | str]]]] = _fallbacks(template)
+        #: Uids of nodes with a field (or a dropped copy of one) at or
+        #: below them.
+        self.data: frozenset[int] = data_nodes(
+            template, frozenset(uid for _, copies in self.fallbacks for uid, _ in copies)
+        )
         #: The elements of chrome and their shapes.
         self.chrome = Chrome(template, self.data)
         #: How to gather fields from an environment.
@@ -142,6 +164,8 @@ class Compiled:
         self.sigs[uid] = frozenset(node.sigs)
         self.anchor[uid] = first_leaf(node)
         self.row_label[uid] = first_leaf(node, ROW_LABEL_DEPTH)
+        self.anchor_label[uid] = _latent_label(node)
+        self.row_label_prefix[uid] = _latent_label(node, ROW_LABEL_DEPTH)
         self.tags[uid] = _tags(node.children)
         self.elems[uid] = (
             tuple(node.variant_attrs),
@@ -215,6 +239,41 @@ class Chrome:
             self.widths[uid:last],
             self.texts[first_text:last_text],
         )
+
+
+def _fallbacks(template: Template) -> list[tuple[str, list[tuple[int, int | str]]]]:
+    """The dropped copies of each field, as ``(uid, slot)`` pairs: a text's
+    slot index or an element's attribute name. A template's meta that
+    does not say where they are (an older template, or one edited by
+    hand to something else) has none."""
+    found = template.meta.get(COPY_FALLBACKS)
+    if not isinstance(found, dict):
+        return []
+    names = {f"{info.uid}/{info.slot}": info.name for info in template.fields}
+    result: list[tuple[str, list[tuple[int, int | str]]]] = []
+    for key, copies in found.items():
+        name = names.get(key)
+        if name is None or not isinstance(copies, list):
+            continue
+        places = [place for copy in copies if (place := _place(template, copy)) is not None]
+        if places:
+            result.append((name, places))
+    return result
+
+
+def _place(template: Template, key: object) -> tuple[int, int | str] | None:
+    """The ``(uid, slot)`` of a ``"uid/slot"`` key, if the template has it."""
+    if not isinstance(key, str):
+        return None
+    uid, _, slot = key.partition("/")
+    if not uid.isdigit() or int(uid) >= len(template.nodes):
+        return None
+    node = template.nodes[int(uid)]
+    if isinstance(node, Text) and slot.isdigit() and int(slot) < node.slots:
+        return int(uid), int(slot)
+    if isinstance(node, Elem) and slot in node.variant_attrs:
+        return int(uid), slot
+    return None
 
 
 def _own_label(text: str) -> str:

@@ -155,7 +155,13 @@ class Fits:
         anchor = self.c.anchor[uid]
         if anchor is not None:
             first = node.first_leaf
-            return first >= 0 and self.leaves[first].value == anchor
+            if first < 0:
+                return False
+            value = self.leaves[first].value
+            if value == anchor:
+                return True
+            label = self.c.anchor_label[uid]
+            return bool(label) and value.startswith(label)
         return True
 
     def other_label(self, t: Elem, node: Node) -> bool:
@@ -170,7 +176,11 @@ class Fits:
         if anchor is None:
             return False
         first = node.first_leaf
-        return first < 0 or self.leaves[first].value != anchor
+        if first < 0:
+            return True
+        value = self.leaves[first].value
+        label = self.c.row_label_prefix[t.uid]
+        return value != anchor and not (label and value.startswith(label))
 
     def starts(self, uid: int, node: Node) -> bool:
         """Whether ``node`` can start the content of optional or set ``uid``

@@ -41,7 +41,16 @@ from scrapy_wrapx.dom import HEADINGS, PageTree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import label_name
 from scrapy_wrapx.induction._pagetokens import MIN_TEMPLATE_SEEDS
-from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, TNode, enclosing_sets
+from scrapy_wrapx.template import (
+    COPY_FALLBACKS,
+    Elem,
+    FieldInfo,
+    Opt,
+    Set,
+    Template,
+    TNode,
+    enclosing_sets,
+)
 
 #: A field's values on each seed page.
 Profile = tuple[tuple[str, ...], ...]
@@ -116,14 +125,20 @@ def copied_fields(template: Template, trees: Sequence[PageTree]) -> dict[str, st
     return copies([info.name for info in ranked], values)
 
 
-def note_copy_labels(template: Template, copied: Mapping[str, str]) -> None:
+def note_copies(template: Template, copied: Mapping[str, str]) -> None:
     """Keep, for each field that stays, the label of a dropped copy of it
-    when it has none of its own (see :data:`COPY_LABELS`)."""
+    when it has none of its own (see :data:`COPY_LABELS`), and where its
+    dropped copies are (:data:`COPY_FALLBACKS`)."""
     by_name = {info.name: info for info in template.fields}
     labels: dict[str, str] = {}
+    fallbacks: dict[str, list[str]] = {}
     for dropped, kept in copied.items():
-        label, stays = by_name[dropped].label, by_name[kept]
-        if label_name(label) and not label_name(stays.label):
-            labels.setdefault(f"{stays.uid}/{stays.slot}", label)
+        copy, stays = by_name[dropped], by_name[kept]
+        key = f"{stays.uid}/{stays.slot}"
+        if label_name(copy.label) and not label_name(stays.label):
+            labels.setdefault(key, copy.label)
+        fallbacks.setdefault(key, []).append(f"{copy.uid}/{copy.slot}")
     if labels:
         template.meta[COPY_LABELS] = labels
+    if fallbacks:
+        template.meta[COPY_FALLBACKS] = fallbacks

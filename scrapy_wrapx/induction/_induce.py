@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from lxml import etree
 
 from scrapy_wrapx.dom import HEADINGS, PageTree, parse
-from scrapy_wrapx.induction._copies import copied_fields, note_copy_labels
+from scrapy_wrapx.induction._copies import copied_fields, note_copies
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labelled import open_labelled_values
@@ -102,7 +102,7 @@ def induce_template(
     columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in opened}
     drop_fields(template, set(template_fields(template, trees)) - columns)
     copied = copied_fields(template, trees)
-    note_copy_labels(template, copied)
+    note_copies(template, copied)
     drop_fields(template, copied)
     assign_sets(template)
     return template
