@@ -216,13 +216,17 @@ def split_slots(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
     return tuple(values)
 
 
+#: What may stand between a field and the label of the next one in a text
+#: of labelled fields: whitespace and separator punctuation, never a
+#: bracket, unit or full stop of the value.
+LABEL_SEPARATORS = " \t\n,;|/\u2022\u00b7\u2013\u2014-"
 #: A separator ending in a label of its own: " | Weight: ", ", Born: ".
 _LABELLED_SEPARATOR = re.compile(
     r"(?:^|[\s,;|/\u2022\u00b7\u2013\u2014-])([^\W\d_][\w.'-]*(?: [\w.'-]+)*: )$"
 )
 #: A label inside a slot's value, where a text of labelled fields holds one
 #: the template does not know.
-_INNER_LABEL = re.compile(r"(?:^|(?<=[\s,;|/\u2022\u00b7]))[^\W\d_a-z][\w.'-]*: ")
+_SLOT_LABEL = re.compile(r"(?:^|(?<=[\s,;|/\u2022\u00b7]))[^\W\d_a-z][\w.'-]*: ")
 
 
 def _labelled(pieces: _Pieces) -> bool:
@@ -232,7 +236,7 @@ def _labelled(pieces: _Pieces) -> bool:
 
 def _unknown_label(slots: tuple[str | None, ...]) -> bool:
     """Whether a slot holds a label: a field the template does not know."""
-    return any(slot and _INNER_LABEL.search(slot) for slot in slots)
+    return any(slot and _SLOT_LABEL.search(slot) for slot in slots)
 
 
 def split_present(pieces: _Pieces, value: str) -> tuple[str | None, ...] | None:
@@ -263,9 +267,8 @@ def split_present(pieces: _Pieces, value: str) -> tuple[str | None, ...] | None:
     for index, separator in enumerate(separators):
         at = value.find(separator, begin, stop)
         if at < 0:
-            label = _LABELLED_SEPARATOR.search(separator)
-            if label is not None and label.group(1) in value:
-                return None
+            if separator.lstrip(LABEL_SEPARATORS) in value:
+                return None  # its label, after another separator
             continue
         slots[current] = value[begin:at]
         current, begin = index + 1, at + len(separator)

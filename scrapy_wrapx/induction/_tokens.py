@@ -65,7 +65,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from scrapy_wrapx.template import Text
+from scrapy_wrapx.template import LABEL_SEPARATORS, Text
 
 #: Distinct values needed before words (not just punctuation) become fixed.
 MIN_WORD_SAMPLES = 3
@@ -501,9 +501,6 @@ def _one_measure(fields: list[list[str | None]]) -> bool:
 #: A label inside a text: up to three words, the first a letter's, then a
 #: colon and a space, after whitespace or a field separator.
 _INNER_LABEL = re.compile(r"(?<=[\s,;|/\u2022\u00b7])([^\W\d_][\w.'-]*(?: [\w.'-]+){0,2}): ")
-#: What may separate a field from the label of the next: whitespace and
-#: separator punctuation, never a bracket, unit or full stop of the value.
-_LABEL_SEPARATOR = " \t\n,;|/\u2022\u00b7\u2013\u2014-"
 
 
 def _inner_labels(values: list[str]) -> list[str]:
@@ -518,10 +515,16 @@ def _inner_labels(values: list[str]) -> list[str]:
     where every value says so, "Birth: " where some say "Place of Birth:
     "; "Born: " after "220 lbs ")."""
     order: list[str] = []
+    # The rows of a list share their labels: each run of words is looked
+    # up in the values once.
+    known: dict[str, str] = {}
     for value in values:
         previous = -1
         for match in _INNER_LABEL.finditer(value):
-            label = _label(match.group(1).split(" "), values)
+            words = match.group(1)
+            if words not in known:
+                known[words] = _label(words.split(" "), values)
+            label = known[words]
             if not label:
                 continue
             if label in order:
@@ -559,7 +562,7 @@ def _label_at(value: str, label: str, begin: int) -> int:
 def _trailing_separator(data: list[str]) -> str:
     """The separator every piece of ``data`` ends with before the next
     label (", ", " | ", " "): template, not the field's."""
-    endings = [piece[len(piece.rstrip(_LABEL_SEPARATOR)) :] for piece in data]
+    endings = [piece[len(piece.rstrip(LABEL_SEPARATORS)) :] for piece in data]
     common = endings[0]
     for ending in endings[1:]:
         while not ending.endswith(common):
