@@ -34,6 +34,10 @@ TUNING_EXTRA_SITES = frozenset(
         "job/jobcircle",
         "nbaplayer/msnca",
         "restaurant/fodors",
+        "auto/yahoo",
+        "camera/jr",
+        "movie/msn",
+        "university/embark",
     }
 )
 
