@@ -124,6 +124,20 @@ def one_repetition(
     return ends
 
 
+def _state_class(fixed: str, found: str | None) -> bool:
+    """Whether a page's ``class`` is the seeds' but for one word of a state
+    every seed happened to share: ``main mid`` for the seeds' ``main low``
+    (a price gauge), ``stars s4`` for ``stars s5``. One word of several
+    differs, in the same place; a class of one word is the element's
+    identity, never a state."""
+    if not found:
+        return False
+    words, page = fixed.split(), found.split()
+    if len(words) < 2 or len(words) != len(page):
+        return False
+    return sum(a != b for a, b in zip(words, page, strict=True)) == 1 and words[0] == page[0]
+
+
 class Fits:
     """Shallow and exact fits of one page; memo tables live as long as the
     page."""
@@ -148,7 +162,8 @@ class Fits:
         uid = t.uid
         attrib = node.element.attrib
         for name, value in self.c.fixed_attrs[uid]:
-            if attrib.get(name) != value:
+            found = attrib.get(name)
+            if found != value and not (name == "class" and _state_class(value, found)):
                 return False
         if len(attrib) > len(t.attrs) or not self.c.attr_names[uid].issuperset(attrib.keys()):
             return False
