@@ -26,7 +26,14 @@ element, so all the names land in one field; the separators are marked
 
 from __future__ import annotations
 
-from scrapy_wrapx.induction._info import Scratch, content_sig, dice, refresh, template_features
+from scrapy_wrapx.induction._info import (
+    Scratch,
+    content_sig,
+    dice,
+    punctuation,
+    refresh,
+    template_features,
+)
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
@@ -284,8 +291,55 @@ def _separator_slot(scratch: Scratch, node: TNode) -> bool:
     return isinstance(inner, Text) and scratch[inner].sep
 
 
+def _with_separator(scratch: Scratch, head: TNode, node: TNode) -> bool:
+    """Whether ``node`` is an item like ``head`` that opens with a
+    separator ``head`` lacks: ``<span><span>,</span><a>Action</a></span>``
+    after ``<span><a>Sci-Fi</a></span>``, the list's first item. The
+    element and its attributes are the same, and after the separator its
+    children are of the same kinds: the separator is evidence enough that
+    these are items of one list, whatever their texts."""
+    return (
+        isinstance(head, Elem)
+        and isinstance(node, Elem)
+        and node.tag == head.tag
+        and node.attrs == head.attrs
+        and len(node.children) == len(head.children) + 1
+        and punctuation(node.children[0])
+        and [_symbol(scratch, x) for x in head.children]
+        == [_symbol(scratch, y) for y in node.children[1:]]
+    )
+
+
+def _fold_inner_separated(scratch: Scratch, children: list[TNode]) -> list[TNode]:
+    """Fold a first item and the items like it after it that each open
+    with a separator inside (genres "Sci-Fi, Action" as
+    ``<span><a>…</a></span><span><span>,</span><a>…</a></span>``) into one
+    set, the separator optional. Two items are a list too: seeds that all
+    show two genres would otherwise make a template of a first and a
+    second genre, and a page with three would lose one."""
+    out: list[TNode] = []
+    i = 0
+    while i < len(children):
+        end = i + 1
+        while end < len(children) and _with_separator(scratch, children[i], children[end]):
+            end += 1
+        if end - i < 2:
+            out.append(children[i])
+            i += 1
+            continue
+        run = children[i:end]
+        body: list[TNode] = [run[0]]
+        for node in run[1:]:
+            body = merge_hedges(scratch, body, [node])
+        out.append(_make_set(scratch, body, run, [[node] for node in run]))
+        i = end
+    return out
+
+
 def fold_children(scratch: Scratch, children: list[TNode]) -> list[TNode]:
     """Replace runs of repeated sibling groups by sets."""
+    if len(children) >= 2:
+        children = _fold_inner_separated(scratch, children)
     if len(children) >= MIN_SEPARATED_RUN:
         children = _fold_separated(scratch, children)
     for period in range(1, MAX_PERIOD + 1):

@@ -62,6 +62,22 @@ class Info:
     shape: int = 0
 
 
+#: Longest separator text (see :func:`punctuation`).
+MAX_PUNCTUATION = 12
+
+
+def punctuation(node: TNode) -> bool:
+    """A fixed text of punctuation only (","), or an element that holds
+    just one (``<span class="comma">,</span>``): a separator between the
+    items of a list."""
+    if isinstance(node, Elem) and len(node.children) == 1:
+        node = node.children[0]
+    if not isinstance(node, Text) or not node.fixed:
+        return False
+    value = (node.parts[0] or "").strip()
+    return 0 < len(value) <= MAX_PUNCTUATION and not any(char.isalnum() for char in value)
+
+
 class Scratch:
     """The :class:`Info` of every template node of one induction run.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label
+from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation
 from scrapy_wrapx.induction._merge import merge_hedges
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
@@ -118,11 +118,15 @@ def _roles(instances: list[list[list[TNode]]]) -> bool:
 def _shape(hedge: list[TNode]) -> frozenset[tuple[str, ...]]:
     """The label paths (tag and class; ``#`` for a text) of every node
     under a hedge, sets and optionals transparent, as features
-    :func:`._info.dice` compares."""
+    :func:`._info.dice` compares. A separator is no part of a shape: the
+    first genre of "Sci-Fi, Action" lacks the comma the second opens with,
+    and is no other role for that."""
     paths: set[tuple[str, ...]] = set()
     stack: list[tuple[TNode, tuple[str, ...]]] = [(node, ()) for node in hedge]
     while stack:
         node, above = stack.pop()
+        if punctuation(node):
+            continue
         if isinstance(node, Elem):
             path = (*above, elem_label(node.tag, node.attrs))
             paths.add(path)
@@ -153,13 +157,15 @@ def _entries(positions: list[list[TNode]]) -> list[bool]:
     """Per position: whether it is an entry of a fixed sequence rather than
     a record: it says the same on every instance (:func:`_fixed_entry`), or
     it has a fixed text, the same on every instance, that no other position
-    has (its label). Records share their fixed texts ("Add to cart")."""
+    has (its label). Records share their fixed texts ("Add to cart"); a
+    separator (the comma every genre but the first opens with) is no
+    label."""
     fixed = [
         {
             node.parts[0]
             for top in hedge
             for node in iter_nodes(top)
-            if isinstance(node, Text) and node.fixed
+            if isinstance(node, Text) and node.fixed and not punctuation(node)
         }
         for hedge in positions
     ]
