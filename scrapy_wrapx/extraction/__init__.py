@@ -18,11 +18,11 @@ its page node (see :class:`~scrapy_wrapx.extraction._compiled.Chrome`).
 from __future__ import annotations
 
 from scrapy_wrapx.dom import PageTree, gc_paused, parse
-from scrapy_wrapx.extraction._collect import Fields, Records, collect
+from scrapy_wrapx.extraction._collect import Fields, Records, attribute_value, collect
 from scrapy_wrapx.extraction._compiled import Compiled, Env, compiled
 from scrapy_wrapx.extraction._match import Matcher
 from scrapy_wrapx.extraction._render import render_items
-from scrapy_wrapx.template import Elem, Extraction, FormItem, Template
+from scrapy_wrapx.template import Extraction, FormItem, Template
 
 __all__ = ["extract", "render"]
 
@@ -70,27 +70,22 @@ def _extract(template: Template, page: PageTree, url: str | None) -> Extraction:
         # differs in place is more likely another block's.
         _add_latent(facts, env, fields)
     if facts.fallbacks:
-        _add_copies(template, facts, env, fields)
+        _add_copies(facts, env, fields)
     return Extraction(fields, records, score, ok, url, env, coverage)
 
 
-def _add_copies(template: Template, facts: Compiled, env: Env, fields: Fields) -> None:
+def _add_copies(facts: Compiled, env: Env, fields: Fields) -> None:
     """A field the page does not show in its own place, from a copy of it
     that induction dropped (see :data:`scrapy_wrapx.template.COPY_FALLBACKS`),
     the first that has a value."""
     for name, copies in facts.fallbacks:
         if fields.get(name):
             continue
-        for uid, slot in copies:
+        for uid, index in copies:
             value = env.get(uid)
-            if isinstance(slot, str):
-                node = template.nodes[uid]
-                assert isinstance(node, Elem)
-                found = value[node.variant_attrs.index(slot)] if isinstance(value, tuple) else None
-            else:
-                found = value[slot] if isinstance(value, tuple) else None
-            if found and found.strip() and found.strip()[:11].lower() != "javascript:":
-                fields[name] = [found.strip()]
+            found = attribute_value(value[index]) if isinstance(value, tuple) else None
+            if found is not None:
+                fields[name] = [found]
                 break
 
 

@@ -104,17 +104,23 @@ def _collect_text(step: Step, value: Any, fields: Fields, record: Row) -> None:
             _add(fields, record, name, slot)
 
 
+def attribute_value(attr: str | None) -> str | None:
+    """An attribute's value as a browser reads a URL: without the white
+    space around it (``href="\n    http://..."``; the environment keeps it
+    whole for rendering). None for none, and for a ``javascript:``
+    "address": code a click runs (a bookmark or tab script), nothing a
+    reader can follow."""
+    if not attr or attr.isspace():
+        return None
+    attr = attr.strip()
+    return None if attr[:11].lower() == "javascript:" else attr
+
+
 def _collect_attrs(step: Step, value: Any, fields: Fields, record: Row) -> None:
-    # An attribute's value as a browser reads a URL: without the white
-    # space around it (``href="\n    http://..."``); the environment keeps
-    # it whole for rendering. A ``javascript:`` "address" is code a click
-    # runs (a bookmark or tab script), nothing a reader can follow.
     for index, name in step[2]:
-        attr = value[index]
-        if attr and not attr.isspace():
-            attr = attr.strip()
-            if attr[:11].lower() != "javascript:":
-                _add(fields, record, name, attr)
+        attr = attribute_value(value[index])
+        if attr is not None:
+            _add(fields, record, name, attr)
 
 
 def _collect_set(step: Step, value: Any, fields: Fields, record: Row, records: Records) -> None:

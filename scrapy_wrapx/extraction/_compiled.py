@@ -122,7 +122,7 @@ class Compiled:
                 self.fixed_text[node.uid] = node.parts[0] or ""
         #: Per field with copies that induction dropped: where they are
         #: (see :data:`~scrapy_wrapx.template.COPY_FALLBACKS`).
-        self.fallbacks: list[tuple[str, list[tuple[int, int | str]]]] = _fallbacks(template)
+        self.fallbacks: list[tuple[str, list[tuple[int, int]]]] = _fallbacks(template)
         #: Uids of nodes with a field (or a dropped copy of one) at or
         #: below them.
         self.data: frozenset[int] = data_nodes(
@@ -241,16 +241,17 @@ class Chrome:
         )
 
 
-def _fallbacks(template: Template) -> list[tuple[str, list[tuple[int, int | str]]]]:
-    """The dropped copies of each field, as ``(uid, slot)`` pairs: a text's
-    slot index or an element's attribute name. A template's meta that
+def _fallbacks(template: Template) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The dropped copies of each field, as ``(uid, index)`` pairs: where
+    the copy's value is in the environment, the index of a text's slot or
+    of an element's variant attribute. A template's meta that
     does not say where they are (an older template, or one edited by
     hand to something else) has none."""
     found = template.meta.get(COPY_FALLBACKS)
     if not isinstance(found, dict):
         return []
     names = {f"{info.uid}/{info.slot}": info.name for info in template.fields}
-    result: list[tuple[str, list[tuple[int, int | str]]]] = []
+    result: list[tuple[str, list[tuple[int, int]]]] = []
     for key, copies in found.items():
         name = names.get(key)
         if name is None or not isinstance(copies, list):
@@ -261,8 +262,8 @@ def _fallbacks(template: Template) -> list[tuple[str, list[tuple[int, int | str]
     return result
 
 
-def _place(template: Template, key: object) -> tuple[int, int | str] | None:
-    """The ``(uid, slot)`` of a ``"uid/slot"`` key, if the template has it."""
+def _place(template: Template, key: object) -> tuple[int, int] | None:
+    """The ``(uid, index)`` of a ``"uid/slot"`` key, if the template has it."""
     if not isinstance(key, str):
         return None
     uid, _, slot = key.partition("/")
@@ -272,7 +273,7 @@ def _place(template: Template, key: object) -> tuple[int, int | str] | None:
     if isinstance(node, Text) and slot.isdigit() and int(slot) < node.slots:
         return int(uid), int(slot)
     if isinstance(node, Elem) and slot in node.variant_attrs:
-        return int(uid), slot
+        return int(uid), node.variant_attrs.index(slot)
     return None
 
 

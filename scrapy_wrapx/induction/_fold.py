@@ -27,6 +27,7 @@ element, so all the names land in one field; the separators are marked
 from __future__ import annotations
 
 from scrapy_wrapx.induction._info import (
+    SEPARATOR_CHARS,
     Scratch,
     content_sig,
     dice,
@@ -42,10 +43,9 @@ from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
 MAX_PERIOD = 3
-#: A separator between inline repetitions is short: a few characters and at
-#: most this many words (", ", " and ", " & ", " / ", "; ").
+#: A separator between inline repetitions is short: a few characters
+#: (:data:`._info.SEPARATOR_CHARS`) and at most this many words (", ", " and ", " & ", " / ", "; ").
 SEPARATOR_WORDS = 2
-SEPARATOR_CHARS = 12
 #: Fewest nodes of an inline list: an element, a separator, an element.
 MIN_SEPARATED_RUN = 3
 #: Rows of a table searched for its header row (title rows may come

@@ -62,8 +62,9 @@ class Info:
     shape: int = 0
 
 
-#: Longest separator text (see :func:`punctuation`).
-MAX_PUNCTUATION = 12
+#: Longest separator between the items of a list (", ", " and ", " / "):
+#: a few characters (see :func:`punctuation` and :mod:`._fold`).
+SEPARATOR_CHARS = 12
 
 
 def punctuation(node: TNode) -> bool:
@@ -75,7 +76,7 @@ def punctuation(node: TNode) -> bool:
     if not isinstance(node, Text) or not node.fixed:
         return False
     value = (node.parts[0] or "").strip()
-    return 0 < len(value) <= MAX_PUNCTUATION and not any(char.isalnum() for char in value)
+    return 0 < len(value) <= SEPARATOR_CHARS and not any(char.isalnum() for char in value)
 
 
 class Scratch:

@@ -365,14 +365,14 @@ class _Namer:
         context = _context(ancestors[:-1])
         item.names = [
             self.add(item.uid, str(slot), inner or label, hint, path, fallback, context)
-            for slot, inner in enumerate(_inner_labels(item))
+            for slot, inner in enumerate(_slot_labels(item))
         ]
         self.last_label = None
         self.last_lead = None
         self.last_slot = [e.uid for e in ancestors]
 
 
-def _inner_labels(item: Text) -> list[str]:
+def _slot_labels(item: Text) -> list[str]:
     """Per slot of a text, the label inside the text right before it
     ("Height: 6-8, Weight: 220 lbs" labels its second slot "Weight"), or
     "" where the text's own label or the one before the text names it."""

@@ -134,6 +134,8 @@ _COUNTRIES = frozenset(
     }
 )  # fmt: skip
 _STATE_CODES = frozenset(_STATES.split("|"))
+#: What the last part of a place says: where it is.
+_WHERE = _STATE_CODES | _STATE_NAMES | _COUNTRIES
 #: A place's name: capitalized words ("New Bedford", "St. Paul", "O'Fallon").
 _PLACE_NAME = re.compile(r"[A-Z][\w.'-]*(?: [\w.'-]+){0,4}")
 #: "US-MA-New Bedford": a country's and a state's code before a city.
@@ -160,5 +162,4 @@ def is_place(text: str) -> bool:
     parts = [part.strip() for part in text.rstrip(",").split(",")]
     if not 2 <= len(parts) <= 3 or not all(_PLACE_NAME.fullmatch(part) for part in parts):
         return False
-    where = _STATE_CODES | _STATE_NAMES | _COUNTRIES
-    return parts[-1] in where or (parts[0] in _COUNTRIES and parts[1] in where)
+    return parts[-1] in _WHERE or (parts[0] in _COUNTRIES and parts[1] in _WHERE)
