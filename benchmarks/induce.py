@@ -1,8 +1,11 @@
 """``python -m benchmarks induce``: the induction protocol of DESIGN.md.
 
-Per site, induce a template from the first ``--seeds`` pages (0000-0004) and
-extract every other page. An attribute value counts as recovered when it
-equals one extracted field value (whitespace folded, punctuation trimmed at
+Per site, induce a template from the first ``--seeds`` pages (0000-0004),
+name its fields as the crawl does (:func:`name_template`), and extract
+every other page into the item a user gets: a *field* below is a path in
+that item (``title``, ``reviews.author``, ``details.weight``: see
+:mod:`benchmarks._items`). An attribute value counts as recovered when it
+equals one value of a field (whitespace folded, punctuation trimmed at
 both ends) *and* that field is the one carrying the attribute on the other
 pages: the field is chosen per attribute by majority over pages, then the
 pages where that field has the value are counted. Also reported: template
@@ -42,10 +45,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmarks._items import item_values
 from benchmarks._swde import TUNING_EXTRA_SITES
 from scrapy_wrapx.dom import fold_whitespace, lxml_document, parse
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
 from scrapy_wrapx.induction._pagetokens import normalize, tree_tokens
 from scrapy_wrapx.unsupervised.items import ITEM_KEYS, build_item
 from tests.values import canon
@@ -105,9 +110,9 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
     seed_pages = case.pages[:seeds]
     rest = case.pages[seeds:]
     start = time.perf_counter()
-    template = induce_template(
-        [html for _, _, html in seed_pages], urls=[url for _, url, _ in seed_pages]
-    )
+    seed_trees = [parse(html, url) for _, url, html in seed_pages]
+    template = induce_template(seed_trees, urls=[url for _, url, _ in seed_pages])
+    name_template(template, seed_trees)
     induce_seconds = time.perf_counter() - start
     times: dict[str, list[float]] = defaultdict(list)
     extracted: dict[str, dict[str, list[str]]] = {}
@@ -125,10 +130,11 @@ def run_case(case: Case, seeds: int, repeat: int) -> dict[str, Any]:
         times["parse_ms"].append(parse_ms)
         times["extract_tree_ms"].append(tree_ms)
         times["extract_html_ms"].append(total_ms)
-        extracted[page_id] = _forms(ex.fields, canon)
+        values = item_values(ex, template)
+        extracted[page_id] = _forms(values, canon)
         tokens = tree_tokens(tree)
-        normalized[page_id] = _forms(ex.fields, lambda v, t=tokens: canon(normalize(v, t)))
-        exact[page_id] = _forms(ex.fields, exact_form)
+        normalized[page_id] = _forms(values, lambda v, t=tokens: canon(normalize(v, t)))
+        exact[page_id] = _forms(values, exact_form)
         item_fields.append(nonempty_fields(ex, template))
         unmatched += not ex.matched
         scores.append(ex.score)
@@ -249,14 +255,11 @@ def _stability(
     _, first_chosen = _recovery(case, {k: v for k, v in extracted.items() if k in ids})
     shares: dict[str, Any] = {}
     for key, previous in (("names_stable", None), ("names_stable_previous", template)):
-        again = induce_template(
-            [html for _, _, html in second], urls=[url for _, url, _ in second], previous=previous
-        )
+        trees = [parse(html, url) for _, url, html in second]
+        again = induce_template(trees, urls=[url for _, url, _ in second], previous=previous)
+        name_template(again, trees, previous=previous)
         fields = {
-            page_id: {
-                name: [canon(v) for v in values]
-                for name, values in extract(again, html, url).fields.items()
-            }
+            page_id: _forms(item_values(extract(again, html, url), again), canon)
             for page_id, url, html in rest
         }
         _, chosen = _recovery(case, fields)

@@ -3,9 +3,11 @@ and do they stay across a redesign?
 
 **Picked names.** Per site, induce from the first ``--seeds`` pages (as the
 crawl does: :func:`scrapy_wrapx.induction.name_template` included), extract
-the other pages, and take the field that carries each ground-truth
-attribute (majority over pages, as :mod:`benchmarks.induce` does). Its name
-counts as *picked* when one of its words (split on ``_``) is a word of the
+the other pages into items, and take the field (a path in the item:
+:mod:`benchmarks._items`) that carries each ground-truth attribute
+(majority over pages, as :mod:`benchmarks.induce` does). Its name, the key
+a person reads it by (``weight`` in ``details.weight``), counts as
+*picked* when one of its words (split on ``_``) is a word of the
 attribute's name or one of the attribute's generic synonyms in
 :data:`SYNONYMS`. That list is a measuring stick written from the
 attribute names alone, never read by the code: ``title`` accepts
@@ -33,6 +35,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from benchmarks._items import item_values, leaf
 from benchmarks._swde import TUNING_EXTRA_SITES, SwdeSite, load_site
 from benchmarks.induce import Case, fixture_case
 from scrapy_wrapx.dom import parse
@@ -88,8 +91,10 @@ def picked(name: str, attribute: str) -> bool:
     (True, False)
     >>> picked("published", "publication_date"), picked("by", "author")
     (True, False)
+    >>> picked("details.isbn_13", "isbn_13"), picked("isbn_list.value", "isbn_13")
+    (True, False)
     """
-    words = set(_WORD.findall(name.lower()))
+    words = set(_WORD.findall(leaf(name).lower()))
     wanted: set[str] = set()
     for word in _WORD.findall(attribute.lower()):
         wanted.add(word)
@@ -110,10 +115,11 @@ def induce_named(pages: list[tuple[str, str, str]], previous: Template | None = 
 def _fields(
     template: Template, pages: list[tuple[str, str, str]]
 ) -> dict[str, dict[str, list[str]]]:
+    """Each page's item values by path (:mod:`benchmarks._items`)."""
     return {
         page_id: {
             name: [canon(v) for v in values]
-            for name, values in extract(template, html, url).fields.items()
+            for name, values in item_values(extract(template, html, url), template).items()
         }
         for page_id, url, html in pages
     }

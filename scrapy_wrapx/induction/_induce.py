@@ -38,7 +38,7 @@ from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
 from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
 from scrapy_wrapx.induction._prose import blob_prose
-from scrapy_wrapx.induction._rename import keep_names
+from scrapy_wrapx.induction._rename import keep_names, keep_set_names
 from scrapy_wrapx.induction._sets import unfold_constant_sets, widen_bylines
 from scrapy_wrapx.induction._tables import open_cells, widen_rows
 from scrapy_wrapx.induction._tokens import derive_parts
@@ -97,6 +97,7 @@ def induce_template(
         name_latent(latent)
     if previous is not None:
         keep_names(template, previous, trees)
+        keep_set_names(template, previous)
     # Table cells and labelled values are data even where every seed agrees.
     opened = cells | labelled
     columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in opened}

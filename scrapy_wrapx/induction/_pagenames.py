@@ -43,7 +43,14 @@ from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
 from scrapy_wrapx.induction._naming import label_name, slug
-from scrapy_wrapx.induction._rename import carry_profiles, fresh_name, keep_names, rename_fields
+from scrapy_wrapx.induction._rename import (
+    carry_lone_members,
+    carry_profiles,
+    fresh_name,
+    keep_names,
+    keep_set_names,
+    rename_fields,
+)
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
 from scrapy_wrapx.induction._shapes import value_role
 from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, Text, TNode
@@ -466,6 +473,8 @@ def name_template(
     if previous is not None:
         keep_names(template, previous, trees)
         carry_profiles(template, previous, _profiles(contexts, template))
+        keep_set_names(template, previous)
+        carry_lone_members(template, previous)
     if targets:
         rename_fields(template, target_names(template, trees, targets), force=True)
     if pinned:

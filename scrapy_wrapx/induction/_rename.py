@@ -13,14 +13,17 @@ old template's naming keys, see :class:`~scrapy_wrapx.template.FieldInfo`).
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.template import Elem, Template, Text
+from scrapy_wrapx.template import Elem, Set, Template, Text, enclosing_sets
 
+#: The counter that keeps a name unique (``tr_list_2``).
+_COUNTER = re.compile(r"_\d+$")
 #: Share of a new field's non-empty pages on which an old field must hold
 #: the very same values for the old name to carry over.
 SAME_DATA_SHARE = 0.5
@@ -39,6 +42,89 @@ def keep_names(template: Template, previous: Template, trees: Sequence[PageTree]
         taken.add(old)
     if any(new != old for new, old in renamed.items()):
         _apply(template, renamed, taken)
+
+
+def keep_set_names(template: Template, previous: Template) -> None:
+    """Give each set of ``template`` the name of the set of ``previous``
+    that holds most of the same fields (by name, once :func:`keep_names`
+    has carried them over): a set is a key of the item (a list of records),
+    and a user reads ``reviews`` after the redesign too. Run once the
+    fields have their final names. One old name per set; a set whose own
+    name an old one took gets a counter."""
+    new_sets, old_sets = _set_fields(template), _set_fields(previous)
+    pairs = sorted(
+        (-len(new & old), len(new ^ old), new_name, old_name)
+        for new_name, new in new_sets.items()
+        for old_name, old in old_sets.items()
+        if new & old
+    )
+    fields = set(template.field_names)
+    renamed: dict[str, str] = {}
+    for _, _, new_name, old_name in pairs:
+        if new_name not in renamed and old_name not in renamed.values() and old_name not in fields:
+            renamed[new_name] = old_name
+    if all(new == old for new, old in renamed.items()):
+        return
+    used = fields | set(renamed.values())
+    final = {name: renamed.get(name) or _unused(name, used) for name in template.set_names}
+    for node in template.nodes:
+        if isinstance(node, Set):
+            node.name = final[node.name]
+    for info in template.fields:
+        info.set = final.get(info.set, info.set)
+
+
+def _unused(name: str, used: set[str]) -> str:
+    """``name`` if no other set or field has it, else its base with a new
+    counter (``tr_list_2`` taken: ``tr_list_3``, not ``tr_list_2_2``)."""
+    if name not in used:
+        used.add(name)
+        return name
+    return fresh_name(_COUNTER.sub("", name), used)
+
+
+def carry_lone_members(template: Template, previous: Template) -> None:
+    """In a set that kept its name (:func:`keep_set_names`), the one text
+    field (or one field of an attribute) the older set held and no field
+    holds now takes that field's name, when it is the only one of its kind
+    left in the set: the review's text after its markup and class words
+    changed, where nothing else says which field it was."""
+    inside = enclosing_sets(template.root)
+    names, old_names = set(template.field_names), set(previous.field_names)
+    left: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for info in previous.fields:
+        if info.set and info.name not in names:
+            left[info.set, _kind(info.slot)].append(info.name)
+    unnamed: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for info in template.fields:
+        in_set = inside.get(info.uid, "")
+        if in_set and info.name not in old_names:
+            unnamed[in_set, _kind(info.slot)].append(info.name)
+    wanted = {
+        news[0]: left[key][0]
+        for key, news in unnamed.items()
+        if len(news) == 1 and len(left.get(key, ())) == 1
+    }
+    if wanted:
+        rename_fields(template, wanted)
+
+
+def _kind(slot: str) -> str:
+    return "text" if slot.isdigit() else slot
+
+
+def _set_fields(template: Template) -> dict[str, set[str]]:
+    """The names of the fields inside each set of ``template``, nested
+    sets' included."""
+    inside = enclosing_sets(template.root)
+    parent = {node.name: inside[node.uid] for node in template.nodes if isinstance(node, Set)}
+    found: dict[str, set[str]] = {name: set() for name in parent}
+    for info in template.fields:
+        name = inside.get(info.uid, "")
+        while name:
+            found[name].add(info.name)
+            name = parent.get(name, "")
+    return found
 
 
 def _same_data(
