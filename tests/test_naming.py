@@ -172,7 +172,7 @@ def test_class_words_name_data_not_looks(classes: str, name: str | None) -> None
     [
         ("<img src='/p/{n}.jpg'>", "image"),
         ("<a href='/p/{n}'>&#187;</a>", "url"),
-        ("<input type='hidden' value='{n}z'>", "value"),
+        ("<input type='text' value='{n}z'>", "value"),
         ("<div class='cover-box'><img src='/p/{n}.jpg'></div>", "cover_box_image"),
         (
             "<div class='gallery'><div class='wrap'><a href='/p/{n}'>&#187;</a></div></div>",
@@ -189,6 +189,47 @@ def test_a_link_or_image_without_words_is_named_what_it_is(markup: str, name: st
         for n in range(1, 5)
     ]
     assert _named(pages).field_names == [name]
+
+
+def _form_pages(kind: str, value: str) -> list[str]:
+    return [
+        f"<html><body><h1>Lamp {n}</h1><form>"
+        f"<input type='{kind}' name='token' value='{value.format(n=n * 7)}'>"
+        "</form><p>Footer</p></body></html>"
+        for n in range(1, 6)
+    ]
+
+
+@pytest.mark.parametrize("kind", ["checkbox", "radio", "submit", "button"])
+@pytest.mark.parametrize("value", ["84552{n}", "Add {n} to cart", "on{n}"])
+def test_a_form_controls_value_is_no_field(kind: str, value: str) -> None:
+    """The codes of boxes to tick and the captions of buttons are no data
+    a reader sees: the item leaves them out, the text beside them stays."""
+    assert _named(_form_pages(kind, value)).field_names == ["title"]
+
+
+@pytest.mark.parametrize("kind", ["hidden", "HIDDEN", " Hidden "])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "{n}7a3f9e0c41b2d8e6aa",  # a digest
+        "80216b319b58718834f0c459c901df16b1a5{n}",
+        "1290752126{n:03d}",  # a time stamp in milliseconds
+        "1290752{n:03d}",  # in seconds
+        "wEPDwUJOTM5MD{n}YzNjkzD2QWAmYPZBYCAggPZBYGAgQ",  # a view state
+        "1b4e28ba-2fa1-11d2-883f-0016d3cca4{n:02d}",  # a UUID
+    ],
+)
+def test_a_hidden_form_token_is_template(kind: str, value: str) -> None:
+    """A hidden input whose value is a form token on every seed is state
+    the form sends back, not data; it differs on every page all the same."""
+    assert _named(_form_pages(kind, value)).field_names == ["title"]
+
+
+@pytest.mark.parametrize("value", ["84552444253{n}", "SKU-{n}", "{n}", "A{n}B"])
+def test_a_hidden_id_stays_a_field(value: str) -> None:
+    """A hidden input may hold the product's id: that is data."""
+    assert len(_named(_form_pages("hidden", value)).field_names) == 2
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,10 @@ LABEL_REACH = 1
 #: Attributes whose variant values are data fields (the rest vary, but are
 #: layout: ids, styles, tracking parameters).
 DATA_ATTRIBUTES = frozenset({"href", "src", "data-src", "value", "data"})
+#: Inputs whose ``value`` no reader sees as data: the codes of boxes to
+#: tick, the captions of buttons. (A hidden input may hold a product's id:
+#: only its form tokens are template, see :func:`._pagetokens.form_token`.)
+CONTROL_INPUTS = frozenset({"checkbox", "radio", "submit", "reset", "button", "image"})
 #: A label is short: at most this many words and characters.
 _MAX_LABEL_WORDS = 5
 _MAX_LABEL_CHARS = 40
@@ -281,7 +285,7 @@ class _Namer:
             self.styling.add(item.uid)
         elif item.tag == "a":
             self.links.add(item.uid)
-        variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES]
+        variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES and not _control(item, a)]
         if variant:
             base = _hint(chain, 2) or item.tag
             path = _path(chain)
@@ -456,6 +460,15 @@ def _common(a: list[int], b: list[int]) -> int:
             break
         common += 1
     return common
+
+
+def _control(item: Elem, attr: str) -> bool:
+    """Whether ``attr`` of ``item`` is a form control's value, not data
+    (:data:`CONTROL_INPUTS`)."""
+    if item.tag != "input" or attr != "value":
+        return False
+    kind = item.attrs.get("type")
+    return isinstance(kind, str) and kind.strip().lower() in CONTROL_INPUTS
 
 
 def name_fields(

@@ -71,6 +71,44 @@ def _opaque_tokens(value: str) -> set[str]:
     return {token for token in _OPAQUE.findall(value) if _DIGIT.search(token)}
 
 
+#: Form tokens (:func:`form_token`): a hex digest or a UUID, an opaque
+#: blob (ASP.NET's view state), a time stamp of the page's serving.
+_HEX = re.compile(
+    r"[0-9a-f]{16,}|[0-9A-F]{16,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+)
+_BLOB = re.compile(r"[A-Za-z0-9+/=_-]{32,}")
+_STAMP = re.compile(r"\d{10}|\d{13}")
+#: Seconds since 1970 of 2000-01-01 and 2040-01-01: a stamp's range.
+_STAMP_RANGE = (946_684_800, 2_208_988_800)
+
+
+def form_token(value: str) -> bool:
+    """Whether a hidden input's ``value`` is a form token, not data: a hex
+    digest or UUID (with a letter: an all-digit one is a number), an opaque
+    blob of mixed case and digits, or a time stamp (seconds or milliseconds
+    since 1970, in this century). A product's id, a copy of a title, a
+    flag are none of them.
+
+    >>> [form_token(v) for v in ("80216b319b58718834f0c459c901df16b1a562c0",
+    ...     "1290752126890", "wEPDwUJOTM5MDYzNjkzD2QWAmYPZBYCAggPZBYGAgQPZBYG")]
+    [True, True, True]
+    >>> [form_token(v) for v in ("845524442539402", "9780316125581", "SKU-1234", "true")]
+    [False, False, False, False]
+    """
+    if _HEX.fullmatch(value):
+        return any(c.isalpha() for c in value) and _DIGIT.search(value) is not None
+    if _BLOB.fullmatch(value):
+        return (
+            any(c.isupper() for c in value)
+            and any(c.islower() for c in value)
+            and _DIGIT.search(value) is not None
+        )
+    if _STAMP.fullmatch(value):
+        seconds = int(value) // (1000 if len(value) == 13 else 1)
+        return _STAMP_RANGE[0] <= seconds < _STAMP_RANGE[1]
+    return False
+
+
 def page_tokens(urls: Iterable[str]) -> frozenset[str]:
     """The opaque tokens repeated across many of one page's ``urls``."""
     distinct = {url for url in urls if _URLISH.search(url)}
@@ -151,12 +189,14 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     of an optional block of navigation ("Add a menu", "Add a coupon" on a
     restaurant that has none) are template too, and so is a link about the
     page it is on on every seed (:func:`_about_page`: share it, mail it,
-    log in and come back). So are fields with no value on any seed (their
-    only values were ``javascript:`` links)."""
+    log in and come back). So are hidden inputs that hold a form token
+    (:func:`form_token`) on every seed, and fields with no value on any
+    seed (their only values were ``javascript:`` links)."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
     links = _link_fields(template)
     labelled = _fixed_text_links(template, links)
+    hidden = _hidden_fields(template)
     seen: dict[str, tuple[str, ...] | None] = {}
     shown: Counter[str] = Counter()
     for tree in trees:
@@ -173,6 +213,8 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
                     # A link about this very page (share it, mail it, print
                     # it): its target is the page's address, not data.
                     normal = (MARK,)
+            if name in hidden and normal and all(form_token(value) for value in values):
+                normal = (MARK,)  # a form's token: state, not data
             shown[name] += 1
             if not normal or seen.setdefault(name, normal) != normal:
                 seen[name] = None
@@ -251,6 +293,19 @@ def _link_fields(template: Template) -> set[str]:
         info.name
         for info in template.fields
         if info.slot == "href" and getattr(template.nodes[info.uid], "tag", "") in LINK_TAGS
+    }
+
+
+def _hidden_fields(template: Template) -> set[str]:
+    """The fields that are the value of a hidden input."""
+    return {
+        name
+        for node in iter_nodes(template.root)
+        if isinstance(node, Elem)
+        and node.tag == "input"
+        and str(node.attrs.get("type") or "").strip().lower() == "hidden"
+        for attr, name in node.names.items()
+        if attr == "value"
     }
 
 
