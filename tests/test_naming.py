@@ -391,3 +391,28 @@ def test_a_link_is_no_label_for_the_value_after_it(link: str) -> None:
     assert names and not any(
         word in name for name in names for word in ("bookmark", "stars", "reviews")
     ), names
+
+
+def test_extruct_is_read_only_where_a_page_has_semantic_markup() -> None:
+    """extruct is slow to import (every syntax it knows comes with it), and
+    a page worker names seeds of many sites: a page without JSON-LD or
+    microdata must not load it; a page with them still names by them."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from scrapy_wrapx.dom import parse\n"
+        "from scrapy_wrapx.induction._semantic import page_evidence\n"
+        'page_evidence(parse(\'<html><body><h1>Dune</h1><p itemprop="price">9</p>'
+        "</body></html>'))\n"
+        "print('extruct' in sys.modules)\n"
+        'evidence = page_evidence(parse(\'<html><head><script type="application/ld+json">'
+        '{"@type": "Book", "isbn": "9780441172719"}'
+        "</script></head><body><h1>Dune</h1></body></html>'))\n"
+        "print('extruct' in sys.modules, 'isbn' in str(vars(evidence)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[:2] == ["False", "True True"], out
