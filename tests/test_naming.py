@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -416,3 +417,32 @@ def test_extruct_is_read_only_where_a_page_has_semantic_markup() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout.split("\n")
     assert out[:2] == ["False", "True True"], out
+
+
+@pytest.mark.parametrize("fixed", ["5 speed manual transmission", "Leather seats", "Associate"])
+@pytest.mark.parametrize("wrap", ["{}", "<span>{}</span>", "<em>{}</em>"])
+@pytest.mark.parametrize("tag", ["ul", "ol"])
+def test_a_list_item_is_no_label_of_the_next(fixed: str, wrap: str, tag: str) -> None:
+    """Items of one list are peers: where every seed agrees on one item,
+    the item after it is not named after it (``f_5_speed_manual``)."""
+    pages = [
+        f"<html><body><h1>Car {n}</h1><{tag} class='specs'>"
+        f"<li>{wrap.format(fixed)}</li><li>{20 + n} mpg city / {30 + n} mpg hwy</li>"
+        f"</{tag}><p>Footer</p></body></html>"
+        for n in range(1, 6)
+    ]
+    template = _named(pages)
+    fixed_words = set(re.findall(r"[a-z0-9]+", fixed.lower()))
+    for name in template.field_names:
+        assert not fixed_words & set(name.split("_")), template.field_names
+
+
+@pytest.mark.parametrize("label", ["Fuel economy:", "MPG:"])
+def test_a_list_item_with_a_colon_labels_the_next(label: str) -> None:
+    pages = [
+        f"<html><body><h1>Car {n}</h1><ul><li>{label}</li><li>{20 + n} mpg</li></ul>"
+        "<p>Footer</p></body></html>"
+        for n in range(1, 6)
+    ]
+    names = _named(pages).field_names
+    assert any(set(name.split("_")) & {"fuel", "mpg"} for name in names), names

@@ -153,6 +153,8 @@ class _Namer:
         self.styling: set[int] = set()
         #: Uids of the links seen (see :meth:`label_for`).
         self.links: set[int] = set()
+        #: The uids of list items (``<li>``): peers, not labels of each other.
+        self.list_items: set[int] = set()
         #: Fixed texts that may be data (see :mod:`._latent`), each with
         #: the label before it and its elements.
         self.latent: list[tuple[Text, str, list[Elem]]] = []
@@ -218,12 +220,25 @@ class _Namer:
             # a short text without one ("Home", a breadcrumb's "Acura") is
             # no label for the link after it.
             links = text.rstrip().endswith(":")
+            if last is self.last_label and not links and self._peer_items(chain, uids, common):
+                continue
             if (
                 self._levels(uids[common:], links) <= reach
                 and self._levels(chain[common:], links) <= reach
             ):
                 return text
         return ""
+
+    def _peer_items(self, chain: list[int], uids: list[int], common: int) -> bool:
+        """Whether a text and a slot are in two items of one list (``<li>5
+        speed manual</li><li>27 mpg city</li>``): items of a list are
+        peers, the one before no label of the next without a colon."""
+        return (
+            common < len(chain)
+            and common < len(uids)
+            and chain[common] in self.list_items
+            and uids[common] in self.list_items
+        )
 
     def _latent_label(self, ancestors: list[Elem]) -> str:
         """The label of a latent text (see :mod:`._latent`): its column's
@@ -285,6 +300,8 @@ class _Namer:
             self.styling.add(item.uid)
         elif item.tag == "a":
             self.links.add(item.uid)
+        elif item.tag == "li":
+            self.list_items.add(item.uid)
         variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES and not _control(item, a)]
         if variant:
             base = _hint(chain, 2) or item.tag
