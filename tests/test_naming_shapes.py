@@ -252,3 +252,47 @@ def test_a_place_in_any_common_form_is_a_location(form: int) -> None:
     fields = extract(template, html).fields
     assert [n for n, values in fields.items() if place in values] == ["location"], fields
     assert "location" not in [n for n, values in fields.items() if person in values], fields
+
+
+MEASURES = {
+    "fuel_economy": lambda r: f"{r.randrange(12, 40)} mpg City / {r.randrange(20, 50)} MPG Hwy",
+    "horsepower": lambda r: f"{r.randrange(1, 6)}.{r.randrange(10)}L V6, {r.randrange(90, 500)} hp",
+    "weight": lambda r: r.choice([f"{r.randrange(150, 300)} lbs", f"{r.randrange(90, 900)} g"]),
+    "capacity": lambda r: f"{r.choice([4, 8, 16, 32, 64])} GB",
+}
+
+
+@pytest.mark.parametrize("quantity", sorted(MEASURES))
+@pytest.mark.parametrize("markup", ["<div>{}</div>", "<li>{}</li>", "<td>{}</td>", "<b>{}</b>"])
+def test_a_measure_is_named_by_what_its_unit_measures(quantity: str, markup: str) -> None:
+    """A value with nothing but its tag around it, written in a unit of
+    measure, is named after what the unit measures, not after the tag."""
+    rng = random.Random(f"{quantity}{markup}")
+    outer = "table><tr" if markup.startswith("<td") else "ul" if markup.startswith("<li") else "div"
+    close = "tr></table" if outer.startswith("table") else outer
+    pages = [
+        f"<html><body><h1>Item {n}</h1><{outer}>{markup.format(MEASURES[quantity](rng))}"
+        f"</{close}><p>Footer</p></body></html>"
+        for n in range(5)
+    ]
+    trees = [dom.parse(page) for page in pages]
+    template = induce_template(trees)
+    name_template(template, trees)
+    assert quantity in template.field_names, template.field_names
+
+
+@pytest.mark.parametrize(
+    "values",
+    [["5G LTE", "4G"], ["12 Angry Men", "7 Samurai"], ["4 GB", "23 mpg"], ["Blue", "12 g"]],
+)
+def test_no_unit_no_quantity(values: list[str]) -> None:
+    """Look-alikes keep their tag's name: a generation of a network, a
+    title with a number, units of two quantities, a value without one."""
+    pages = [
+        f"<html><body><h1>Item {n}</h1><div>{values[n % 2]} {n}</div><p>Footer</p></body></html>"
+        for n in range(5)
+    ]
+    trees = [dom.parse(page) for page in pages]
+    template = induce_template(trees)
+    name_template(template, trees)
+    assert not set(template.field_names) & {"weight", "capacity", "fuel_economy"}

@@ -15,7 +15,8 @@ and only where the page fits the template around it (see
 name a slot there: a label that says so (with a colon, in a lead element
 or its column's header: the texts around a latent one are mostly others
 like it, a menu's items), a label of its own ("Team: Boston Celtics"),
-the class words of its element and the two above, and only then its tag,
+the class words of its element and the two above, what its unit measures
+("175 hp": ``horsepower``), and only then its tag,
 after the nearest ancestor's class words. Names are
 made unique against the template's fields when extraction compiles the
 template (:func:`~scrapy_wrapx.template.latent_fields`), so a field
@@ -27,6 +28,7 @@ from __future__ import annotations
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._naming import label_name
 from scrapy_wrapx.induction._pagenames import ancestor_words, own_class_words
+from scrapy_wrapx.induction._shapes import unit_quantity
 from scrapy_wrapx.template import LATENT_LABEL, Elem, Text
 
 
@@ -55,6 +57,9 @@ def latent_base(value: str, label: str, chain: list[Elem]) -> str:
     words = own_class_words(chain)
     if words:
         return words
+    quantity = unit_quantity([[value]])
+    if quantity:
+        return quantity
     tag = chain[-1].tag if chain else "text"
     if tag in HEADINGS:
         return "heading"

@@ -52,7 +52,7 @@ from scrapy_wrapx.induction._rename import (
     rename_fields,
 )
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
-from scrapy_wrapx.induction._shapes import value_role
+from scrapy_wrapx.induction._shapes import unit_quantity, value_role
 from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, Text, TNode
 
 #: Strength of each source of a name (see the module doc).
@@ -352,6 +352,11 @@ def propose(
         return "title", SEMANTIC
     if words:
         return words, CLASS
+    quantity = "" if heading else unit_quantity(values)
+    if quantity:
+        # What the value measures, by its unit ("36 mpg"): not the tag.
+        context.evidence["role"] = quantity
+        return quantity, CLASS
     return ("heading" if heading else _tag_name(context, tag)), TAG
 
 

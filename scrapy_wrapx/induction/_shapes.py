@@ -163,3 +163,67 @@ def is_place(text: str) -> bool:
     if not 2 <= len(parts) <= 3 or not all(_PLACE_NAME.fullmatch(part) for part in parts):
         return False
     return parts[-1] in _WHERE or (parts[0] in _COUNTRIES and parts[1] in _WHERE)
+
+
+#: Units of measure by the quantity they measure: the name a reader gives a
+#: value written in them ("23 mpg City, 36 mpg Hwy" is the fuel economy,
+#: "265 HP" the power). General words of measurement, none a site's own;
+#: units that measure several things (a metre, an inch) are not here.
+UNIT_QUANTITIES = {
+    "mpg": "fuel_economy",
+    "hp": "horsepower",
+    "bhp": "horsepower",
+    "kw": "power",
+    "lb": "weight",
+    "lbs": "weight",
+    "kg": "weight",
+    "g": "weight",
+    "oz": "weight",
+    "mph": "speed",
+    "kph": "speed",
+    "rpm": "speed",
+    "mp": "resolution",
+    "megapixel": "resolution",
+    "megapixels": "resolution",
+    "mah": "battery",
+    "gb": "capacity",
+    "tb": "capacity",
+}
+#: A number and the unit after it ("36 mpg", "265HP", "469 g"); a unit of
+#: one letter only after a space ("5G" is no weight).
+_MEASURE = re.compile(r"\d(?:[\d.,]{0,12}\d)?(?: ([A-Za-z]{1,10})|([A-Za-z]{2,10}))\b")
+
+
+def unit_quantity(values: Sequence[list[str]]) -> str:
+    """The quantity every non-empty value (one list per seed page) is a
+    measure of, by the first known unit after a number in it
+    (:data:`UNIT_QUANTITIES`), or ``""``.
+
+    >>> unit_quantity([["23 mpg City, 36 mpg Hwy"], ["27 MPG City / 36 MPG Hwy"]])
+    'fuel_economy'
+    >>> unit_quantity([["3.0L Diesel I6, 265 HP"], ["2.5L I4, 175 hp @ 6000 rpm"]])
+    'horsepower'
+    >>> unit_quantity([["220 lbs"], ["98 kg"]]), unit_quantity([["469 g"], ["Blue"]])
+    ('weight', '')
+    >>> unit_quantity([["12 Angry Men"]]), unit_quantity([["4 GB"], ["23 mpg"]])
+    ('', '')
+    >>> unit_quantity([["5G LTE"]]), unit_quantity([["36mpg"]])
+    ('', 'fuel_economy')
+    """
+    found = ""
+    texts = [text for page in values for text in page if text.strip()]
+    for text in texts:
+        if len(text) > MAX_CHARS:
+            return ""
+        quantity = next(
+            (
+                UNIT_QUANTITIES[unit.lower()]
+                for spaced, attached in _MEASURE.findall(text)
+                if (unit := spaced or attached).lower() in UNIT_QUANTITIES
+            ),
+            "",
+        )
+        if not quantity or (found and quantity != found):
+            return ""
+        found = quantity
+    return found
