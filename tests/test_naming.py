@@ -446,3 +446,38 @@ def test_a_list_item_with_a_colon_labels_the_next(label: str) -> None:
     ]
     names = _named(pages).field_names
     assert any(set(name.split("_")) & {"fuel", "mpg"} for name in names), names
+
+
+TAGS = ["b", "i", "div", "p", "span", "font", "td", "em", "a", "dd", "li"]
+
+
+@pytest.mark.parametrize("tag", TAGS)
+@pytest.mark.parametrize(
+    "heading", ["", "<h3>Our verdict</h3>", "<div><div><h3>Our verdict</h3></div></div><hr>"]
+)
+def test_a_field_is_never_named_by_its_tag_alone(tag: str, heading: str) -> None:
+    """With no label, class word, markup or shape to name it, a field is a
+    ``text`` (a ``link``), after its section's heading where it has one;
+    never ``b`` or ``td_2``."""
+    rng = random.Random(tag + heading)
+    words = ["quiet", "sturdy", "bright", "heavy", "compact", "cheap", "odd", "fine"]
+    inner = {"td": "<table><tr><td>{}</td></tr></table>", "dd": "<dl><dd>{}</dd></dl>"}
+    inner["li"] = "<ul><li>{}</li></ul>"
+    pages = []
+    for n in range(5):
+        texts = [" ".join(rng.sample(words, 3)) for _ in range(2)]
+        body = "".join(
+            inner.get(tag, f"<{tag}>{{}}</{tag}>").replace(f"<{tag}>", f"<{tag} href='/x{n}'>")
+            if tag == "a"
+            else inner.get(tag, f"<{tag}>{{}}</{tag}>")
+            for _ in texts
+        ).format(*texts)
+        pages.append(
+            f"<html><body><h1>Item {n}</h1>{heading}<div>{body}</div><p>Footer</p></body></html>"
+        )
+    names = [name for name in _named(pages).field_names if name != "title"]
+    assert names
+    for name in names:
+        assert re.sub(r"_\d+$", "", name) not in TAGS, names
+        if heading:
+            assert name.startswith("our_verdict"), names

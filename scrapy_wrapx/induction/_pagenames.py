@@ -42,7 +42,7 @@ from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
-from scrapy_wrapx.induction._naming import label_name, slug
+from scrapy_wrapx.induction._naming import label_like, label_name, slug
 from scrapy_wrapx.induction._rename import (
     carry_lone_members,
     carry_profiles,
@@ -169,6 +169,9 @@ class FieldContext:
     inner_text: str = ""
     order: int = 0
     evidence: dict[str, Any] = field(default_factory=dict)
+    #: The slug of the last fixed heading before the field ("Reviews"):
+    #: the section it is in, the last resort's context.
+    section: str = ""
 
 
 def field_contexts(template: Template) -> dict[str, FieldContext]:
@@ -176,13 +179,17 @@ def field_contexts(template: Template) -> dict[str, FieldContext]:
     by_slot = {(info.uid, info.slot): info for info in template.fields}
     contexts: dict[str, FieldContext] = {}
     stack: list[tuple[TNode, list[Elem]]] = [(template.root, [])]
+    section = ""
     while stack:
         node, chain = stack.pop()
         if isinstance(node, Elem):
             chain = [*chain, node]
-            _elem_contexts(node, chain, by_slot, contexts)
+            _elem_contexts(node, chain, by_slot, contexts, section)
         elif isinstance(node, Text):
-            _text_contexts(node, chain, by_slot, contexts)
+            _text_contexts(node, chain, by_slot, contexts, section)
+            heading = node.parts[0] if node.fixed and chain and chain[-1].tag in HEADINGS else None
+            if isinstance(heading, str) and label_like(heading.strip()):
+                section = slug(heading)
         stack.extend((child, chain) for child in reversed(_template_children(node)))
     for order, context in enumerate(contexts.values()):
         context.order = order
@@ -202,11 +209,13 @@ def _elem_contexts(
     chain: list[Elem],
     by_slot: dict[tuple[int, str], FieldInfo],
     contexts: dict[str, FieldContext],
+    section: str,
 ) -> None:
     for attr in node.names:
         info = by_slot.get((node.uid, attr))
         if info is not None:
             contexts[info.name] = _attr_context(info, node, chain)
+            contexts[info.name].section = section
 
 
 def _text_contexts(
@@ -214,11 +223,12 @@ def _text_contexts(
     chain: list[Elem],
     by_slot: dict[tuple[int, str], FieldInfo],
     contexts: dict[str, FieldContext],
+    section: str,
 ) -> None:
     for slot in range(node.slots):
         info = by_slot.get((node.uid, str(slot)))
         if info is not None:
-            contexts[info.name] = FieldContext(info, chain)
+            contexts[info.name] = FieldContext(info, chain, section=section)
 
 
 def _attr_context(info: FieldInfo, node: Elem, chain: list[Elem]) -> FieldContext:
@@ -447,14 +457,17 @@ def _title_field(
 def _tag_name(context: FieldContext, tag: str) -> str:
     """The last resort: the field's name from induction, unless it says
     nothing but how the value looks (``bold_text``); then the tag, after
-    the data words of the nearest ancestor that has some (``specs_td``)."""
+    the data words of the nearest ancestor that has some (``specs_td``).
+    Never the tag alone: without such words, a ``text`` or ``link``, after
+    the heading of its section if there is one (``reviews_text``)."""
     name = context.info.name
     if set(_WORDS.findall(name)) - LAYOUT_WORDS - PRESENTATION_WORDS - {tag}:
         return name
     words = ancestor_words(context.chain)
     if words:
         return f"{words}_{tag}"
-    return tag or name
+    kind = "link" if tag == "a" else "text"
+    return f"{context.section}_{kind}" if context.section else kind
 
 
 def name_template(
