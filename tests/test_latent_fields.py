@@ -203,3 +203,45 @@ def test_a_labelled_value_all_seeds_shared_is_found_where_its_block_does_not_fit
     assert fields["posted"] == [date]
     same = extract(template, _posting(rng, "December 6, 2010", 6)).fields
     assert not same.get("posted")
+
+
+#: The rest of a page: a menu is a small part of it.
+FOOTER = "".join(f"<div class='foot'><p>Notice {n}: terms apply.</p></div>" for n in range(30))
+SECTIONS = ["Photos", "Sights", "Restaurants", "Hotels", "Shopping", "Travel Tips", "Deals"]
+
+
+@pytest.mark.parametrize("change", ["insert", "drop"])
+@pytest.mark.parametrize("at", [0, 2, 5])
+@pytest.mark.parametrize(
+    "markup",
+    ["<li><a href='/{}/{}'><span>{}</span></a></li>", "<li><a href='/{}/{}'>{}</a></li>"],
+)
+def test_a_menu_shifted_by_an_item_is_no_data(change: str, at: int, markup: str) -> None:
+    """A menu every seed showed the same is latent item by item; a page
+    whose menu has an item in or out shows the seeds' own items one place
+    off: they are no data of that page, and nothing is emitted for them
+    (a team that changed is, beside it)."""
+    rng = random.Random(f"{change}{at}{markup}")
+
+    def page(player: str, team: str, sections: list[str]) -> str:
+        where = player.split()[0].lower()
+        menu = "".join(markup.format(where, s.lower(), s) for s in sections)
+        return (
+            f"<html><body><ul class='nav'>{menu}</ul><h1>{player}</h1>"
+            f"<div class='team-info'><h2>{team}</h2></div>"
+            f"<p class='stats'>Height: {rng.randrange(180, 220)} cm</p>{FOOTER}</body></html>"
+        )
+
+    template = induce_template([page(p, TEAMS[0], SECTIONS) for p in PLAYERS[:5]])
+    # As many items as on the seeds: each is in an item's place, one off.
+    shifted = list(SECTIONS)
+    if change == "insert":
+        shifted.insert(at, "Forums")
+        shifted.pop()
+    else:
+        del shifted[at]
+        shifted.append("Forums")
+    fields = extract(template, page(PLAYERS[5], TEAMS[2], shifted)).fields
+    assert fields.get("team_info") == [TEAMS[2]]
+    emitted = {value for values in fields.values() for value in values}
+    assert not emitted & set(SECTIONS), fields

@@ -92,7 +92,8 @@ def _add_copies(facts: Compiled, env: Env, fields: Fields) -> None:
 def _add_latent(facts: Compiled, env: Env, fields: Fields) -> None:
     """The latent fields whose text differed on the page (see
     :mod:`scrapy_wrapx.induction._latent`), without a label of their own
-    ("Team: ", or the ": " after a label before them)."""
+    ("Team: ", or the ": " after a label before them); not a text the
+    seeds showed in a latent place next to it (a menu shifted by an item)."""
     for uid, name in facts.latent.items():
         value = env.get(uid)
         if not value:
@@ -100,7 +101,7 @@ def _add_latent(facts: Compiled, env: Env, fields: Fields) -> None:
         label = facts.latent_labels[uid]
         value = value[len(label) :] if label and value.startswith(label) else value
         value = value.lstrip(": \t\n").rstrip()
-        if value:
+        if value and env[uid] not in facts.latent_neighbours[uid]:
             fields[name] = [value]
 
 

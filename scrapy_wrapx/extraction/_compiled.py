@@ -77,6 +77,11 @@ def _first_text(item: Elem, depth: int | None = None) -> Text | None:
     return node if isinstance(node, Text) and node.fixed else None
 
 
+#: How many latent texts on each side of one are its neighbours (see
+#: :attr:`Compiled.latent_neighbours`).
+LATENT_NEIGHBOURS = 2
+
+
 def _latent_label(item: Elem, depth: int | None = None) -> str:
     """The own label ("Posted: ") of a latent text that ``item`` starts
     with (see :func:`first_leaf`), else "": where the rest of the text
@@ -137,6 +142,19 @@ class Compiled:
         #: keeps it ("Team: " of "Team: Boston Celtics").
         self.latent = latent_fields(template)
         self.latent_labels = {uid: _own_label(self.fixed_text[uid]) for uid in self.latent}
+        #: Per latent text, the seed texts of the latent ones around it in
+        #: page order (:data:`LATENT_NEIGHBOURS` on each side): a page whose
+        #: text there is one of them shows a menu with an item more or
+        #: less, shifted, not data of its own.
+        order = list(self.latent)
+        self.latent_neighbours = {
+            uid: {
+                self.fixed_text[other]
+                for other in order[max(0, i - LATENT_NEIGHBOURS) : i + LATENT_NEIGHBOURS + 1]
+                if other != uid
+            }
+            for i, uid in enumerate(order)
+        }
         #: Per hedge of the template (by ``id`` of its item list, which the
         #: template holds as long as this lives): how many searches ran,
         #: and how many an exact parse corrected (see :meth:`exact_first`).
