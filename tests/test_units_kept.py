@@ -82,3 +82,27 @@ def test_a_number_keeps_its_first_group_that_every_seed_shares(
             v for vs in extract(template, _page(rng, label, value)).fields.values() for v in vs
         }
         assert value in values, (value, values)
+
+
+#: A measure (a number with its unit) every seed starts the value with, and
+#: the rest that differs between pages.
+LEADING_MEASURES = {
+    "1hr": ["40min", "55min", "53min", "34min", "12min", "5min"],
+    "4dr": ["All-wheel Drive Base", "Sedan LX", "Hatchback", "Coupe GT", "Wagon", "SUV"],
+    "16GB": ["Black", "Silver", "Rose Gold", "Blue", "White", "Red"],
+    "3.0L": ["V6", "I6 Diesel", "V6 Turbo", "I6", "V6 Hybrid", "Flat-6"],
+    "2nd": ["Floor", "Avenue", "Edition", "Round", "Place", "Generation"],
+}
+
+
+@pytest.mark.parametrize("measure", sorted(LEADING_MEASURES))
+@pytest.mark.parametrize("label", ["", "Runtime: "])
+def test_a_measure_every_seed_starts_with_stays_in_the_value(measure: str, label: str) -> None:
+    """Five films of an hour and some minutes all say "1hr ...": the hour
+    is the running time's own, not a label of the minutes."""
+    rng = random.Random(measure + label)
+    rests = LEADING_MEASURES[measure]
+    seeds = [_page(rng, label, f"{measure} {rest}") for rest in rests[:5]]
+    template = induce_template(seeds)
+    fields = extract(template, _page(rng, label, f"{measure} {rests[5]}")).fields
+    assert [f"{measure} {rests[5]}"] in fields.values(), fields

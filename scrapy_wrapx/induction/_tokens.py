@@ -43,6 +43,8 @@ losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 ['vol. ', None]
 >>> derive_parts(["June 2010", "May 2010", "March 2010"])
 [None]
+>>> derive_parts(["1hr 40min", "1hr 55min", "1hr 53min"])
+[None]
 >>> derive_parts(["$9.99", "$19.99", "$4.99"])
 [None]
 >>> derive_parts(["ISBN:9780316125581", "ISBN:9781420106879", "ISBN:9781439184301"])
@@ -88,10 +90,12 @@ _WORD = re.compile(r"\w")
 #: A field separator inside a text: punctuation with spaces on both sides
 #: (" / ", " | ", " - "); "3.0" or "May 27, 2012" are one value each.
 _SEPARATOR = re.compile(r"\s+[^\w\s]+\s+")
-#: A number as a word of its own at the edge of a fixed part. Numbers next
-#: to the data are data themselves far more often than template: five seeds
-#: of one season all say "... 2010", yet the year is the date's own.
-_NUMBER_AT_END = re.compile(r"(?:^|\s)\d+$")
+#: A number as a word of its own at the edge of a fixed part, bare or with
+#: its unit ("1hr"). Numbers next to the data are data themselves far more
+#: often than template: five seeds of one season all say "... 2010", yet
+#: the year is the date's own, and five films of one hour and some minutes
+#: all start "1hr ", yet the running time is "1hr 40min".
+_NUMBER_AT_END = re.compile(r"(?:^|\s)\d[\d.,]*[^\W\d_]*$")
 _NUMBER_AT_START = re.compile(r"\d+(?:\s|$)")
 #: A number, and a letter (see :func:`_measures`).
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
