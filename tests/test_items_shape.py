@@ -139,3 +139,40 @@ def test_field_infos_say_which_set_a_field_repeats_in() -> None:
     data["version"] = 1
     with pytest.raises(ValueError, match="version"):
         Template.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("stray", [")", "-", " — ", "*", "(", "..."])
+def test_a_slot_of_punctuation_only_is_left_out(stray: str) -> None:
+    """A stray bracket, dash or footnote mark in a slot says nothing: the
+    item leaves the slot out (as an empty one), in records too; symbols
+    that say something (stars, a currency) stay."""
+    pages = [
+        f"<body><h1>Item {n}</h1><p class='note'>{note}</p><ul>"
+        + "".join(f"<li><b>{c}</b><i>{v}</i></li>" for c, v in cells)
+        + "</ul><p>Footer</p></body>"
+        for n, note, cells in [
+            (1, "Open", [("a", "1"), ("b", "2")]),
+            (2, "Closed", [("c", "3")]),
+            (3, "★★★", [("d", "4"), ("e", "5"), ("f", "6")]),
+            (4, "Late", [("g", "7"), ("h", "8")]),
+        ]
+    ]
+    template = induce_template(pages)
+    page = (
+        f"<body><h1>Item 9</h1><p class='note'>{stray}</p><ul><li><b>x</b><i>{stray}</i></li>"
+        "<li><b>y</b><i>9</i></li></ul><p>Footer</p></body>"
+    )
+    item = build_item(None, "", "k", 1, extract(template, page), template)
+    values = _strings(item)
+    assert stray.strip() not in values, item
+    assert "9" in values
+    stars = build_item(None, "", "k", 1, extract(template, pages[2]), template)
+    assert "★★★" in json.dumps(stars, ensure_ascii=False)
+
+
+def _strings(data: object) -> set[str]:
+    if isinstance(data, dict):
+        return set().union(*(_strings(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(_strings(v) for v in data))
+    return {data.strip()} if isinstance(data, str) else set()

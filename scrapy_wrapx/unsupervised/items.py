@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import unicodedata
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -155,12 +156,12 @@ def item_data(extraction: Extraction, template: Template) -> dict[str, Any]:
     one page's count: a field under no set is one value (a string; values
     of a text that did not fit its tokens are joined); a set is a list of
     records (dicts, nesting their own sets), or of values when its records
-    hold one field; a record's fields are in the record only. Empty slots
-    and empty sets are left out."""
+    hold one field; a record's fields are in the record only. Empty slots,
+    slots of punctuation only (:func:`shown`) and empty sets are left out."""
     shape = _shape(template)
     data: dict[str, Any] = {}
     for name in shape.scalars:
-        values = extraction.fields.get(name)
+        values = [value for value in extraction.fields.get(name) or () if shown(value)]
         if values:
             data[_field_key(name)] = " ".join(values)
     for name, rows in extraction.records.items():
@@ -178,18 +179,31 @@ def _shaped_rows(name: str, rows: list[dict[str, Any]], shape: _Shape) -> tuple[
         return name, keyed_record(rows, key_value)
     field_name = shape.single.get(name)
     if field_name is not None:
-        return field_name, [row[field_name] for row in rows if row.get(field_name)]
+        return field_name, [row[field_name] for row in rows if shown(row.get(field_name))]
     shaped = []
     for row in rows:
         record: dict[str, Any] = {}
         for key, value in row.items():
             if isinstance(value, list):
                 key, value = _shaped_rows(key, value, shape)
-            if value:
+            if value and (not isinstance(value, str) or shown(value)):
                 record[key] = value
         if record:
             shaped.append(record)
     return name, shaped
+
+
+def shown(value: Any) -> bool:
+    """Whether a value says anything: a text with a letter, a digit or a
+    symbol ("★", "$"), not a stray bracket, dash or footnote mark (")",
+    "-", "*") left of a text that did not fit its tokens.
+
+    >>> [shown(v) for v in ("Open", "★★★", ")", " - ", "*", "", None)]
+    [True, True, False, False, False, False, False]
+    """
+    return isinstance(value, str) and any(
+        char.isalnum() or unicodedata.category(char).startswith("S") for char in value
+    )
 
 
 def _field_key(name: str) -> str:
