@@ -709,6 +709,11 @@ class Template:
             if not isinstance(root, Elem):
                 raise ValueError(f"Template root is not an element: {root.kind!r}")
             template = cls(root, _fields_from_json(data.get("fields", [])), meta)
+            clash = set(template.field_names) & set(template.set_names)
+            if clash or len(set(template.set_names)) < len(template.set_names):
+                raise ValueError(
+                    f"Template names clash: {sorted(clash) or template.set_names!r:.80}"
+                )
             if data.get("version") == 2:
                 assign_sets(template)
             return template

@@ -72,3 +72,24 @@ def test_normalized_form_is_flat_preorder() -> None:
         (2, dom.TEXT, "y"),
         (1, "img", (("src", "i.png"),)),
     )
+
+
+def test_a_template_whose_field_and_set_share_a_name_is_refused() -> None:
+    """A record holds its fields and nested sets by name: a stored template
+    where a field and a set (or two sets) share one is corrupt or foreign,
+    refused on load, never a crash of the extraction later."""
+    pages = [
+        "<body><h1>Lamp {}</h1><ul>{}</ul><p>Footer</p></body>".format(
+            n, "".join(f"<li><b>r{n}{i}</b></li>" for i in range(n))
+        )
+        for n in range(1, 5)
+    ]
+    template = induce_template(pages)
+    assert template.set_names
+    data = json.loads(template.to_json())
+    text = json.dumps(data)
+    Template.from_json(text)  # as stored: fine
+    field = template.field_names[0]
+    clashing = text.replace(f'"{template.set_names[0]}"', f'"{field}"')
+    with pytest.raises(ValueError, match="clash"):
+        Template.from_json(clashing)

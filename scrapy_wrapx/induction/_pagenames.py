@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from lxml import etree
+from lxml.html import defs as html_defs
 
 from scrapy_wrapx.dom import HEADINGS, PageTree, fold_whitespace
 from scrapy_wrapx.extraction import extract
@@ -470,6 +471,10 @@ def _tag_name(context: FieldContext, tag: str) -> str:
     return f"{context.section}_{kind}" if context.section else kind
 
 
+#: The words of the last resort's names (:func:`_tag_name`).
+_LAST_RESORT = frozenset({"text", "link", "url", "image"})
+
+
 def name_template(
     template: Template,
     trees: Sequence[PageTree],
@@ -488,6 +493,7 @@ def name_template(
     wanted = _wanted_names(template, contexts, values, evidence, kept)
     final = rename_fields(template, wanted)
     contexts = {final.get(n, n): c for n, c in contexts.items()}
+    _name_tag_sets(template)
     if previous is not None:
         keep_names(template, previous, trees)
         carry_profiles(template, previous, _profiles(contexts, template))
@@ -593,6 +599,51 @@ def _name_key_value_sets(template: Template) -> None:
                 info.set = name
         renamed[name] = where
     template.meta[KEY_VALUE_SETS] = renamed
+
+
+#: Words a set's name from induction may hold that say only which markup
+#: repeats (``tr_list``, ``a_href_2_list``).
+_MARKUP_WORDS = frozenset(html_defs.tags) | {"href", "src", "list"}
+
+
+def _name_tag_sets(template: Template) -> None:
+    """Name each set that induction named after the tag it repeats
+    (``tr_list``: its element had no class words) after the class words of
+    the element holding it, else the heading of its section, else its
+    first text field with a name of its own (``author_list``), else its
+    first text field (``link_list``): a record list is a key of the item,
+    read as such."""
+    holders = _set_holders(template.root)
+    taken = set(template.field_names) | set(template.set_names)
+    contexts = field_contexts(template)
+    renamed: dict[str, str] = {}
+    for name, (node, holder) in holders.items():
+        if not set(_WORDS.findall(name)) <= _MARKUP_WORDS:
+            continue
+        members = [info for info in template.fields if info.set == name]
+        texts = [info.name for info in members if info.slot.isdigit()]
+        named = [n for n in texts if not set(_WORDS.findall(n)) <= _MARKUP_WORDS | _LAST_RESORT]
+        context = contexts.get(members[0].name) if members else None
+        section = context.section if context is not None else ""
+        words = class_words(holder) if holder is not None else ""
+        named = [n for n in named if not _generated(n)]
+        texts = [n for n in texts if not _generated(n)]
+        if words and not _generated(words):
+            base = words
+        elif section:
+            base = section
+        elif named or texts:
+            base = f"{(named or texts)[0]}_list"
+        else:
+            continue
+        taken.discard(name)
+        # Beside fields of that name (``overview``, ``overview_2``) a
+        # list is told apart as one.
+        if base in taken and not base.endswith("_list"):
+            base = f"{base}_list"
+        node.name = renamed[name] = fresh_name(base, taken)
+    for info in template.fields:
+        info.set = renamed.get(info.set, info.set)
 
 
 def _set_holders(root: Elem) -> dict[str, tuple[Set, Elem | None]]:

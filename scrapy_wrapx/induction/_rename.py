@@ -52,15 +52,23 @@ def keep_set_names(template: Template, previous: Template) -> None:
     fields have their final names. One old name per set; a set whose own
     name an old one took gets a counter."""
     new_sets, old_sets = _set_fields(template), _set_fields(previous)
+    new_depths, old_depths = _set_depths(template), _set_depths(previous)
+    # A list that holds only a list holds the same fields: depth tells them.
     pairs = sorted(
-        (-len(new & old), len(new ^ old), new_name, old_name)
+        (
+            -len(new & old),
+            len(new ^ old),
+            abs(new_depths[new_name] - old_depths[old_name]),
+            new_name,
+            old_name,
+        )
         for new_name, new in new_sets.items()
         for old_name, old in old_sets.items()
         if new & old
     )
     fields = set(template.field_names)
     renamed: dict[str, str] = {}
-    for _, _, new_name, old_name in pairs:
+    for *_, new_name, old_name in pairs:
         if new_name not in renamed and old_name not in renamed.values() and old_name not in fields:
             renamed[new_name] = old_name
     if all(new == old for new, old in renamed.items()):
@@ -111,6 +119,19 @@ def carry_lone_members(template: Template, previous: Template) -> None:
 
 def _kind(slot: str) -> str:
     return "text" if slot.isdigit() else slot
+
+
+def _set_depths(template: Template) -> dict[str, int]:
+    """How many sets each set of ``template`` is inside."""
+    inside = enclosing_sets(template.root)
+    parent = {node.name: inside[node.uid] for node in template.nodes if isinstance(node, Set)}
+    depths: dict[str, int] = {}
+    for name in parent:
+        depth, above = 0, parent[name]
+        while above:
+            depth, above = depth + 1, parent.get(above, "")
+        depths[name] = depth
+    return depths
 
 
 def _set_fields(template: Template) -> dict[str, set[str]]:
@@ -184,7 +205,7 @@ def _apply(template: Template, renamed: dict[str, str], taken: set[str]) -> None
 
 
 def _final_names(template: Template, renamed: dict[str, str], taken: set[str]) -> dict[str, str]:
-    used = set(taken)
+    used = taken | set(template.set_names)
     final: dict[str, str] = {}
     for info in template.fields:
         name = renamed.get(info.name)
@@ -213,12 +234,14 @@ def rename_fields(
     ``force``, the wanted names win and other fields holding one of them
     get the counter."""
     current = template.field_names
+    # A field never takes a set's name: a record holds both by name.
+    sets = set(template.set_names)
     if force:
-        used: set[str] = set()
+        used = set(sets)
         final = {name: fresh_name(wanted[name], used) for name in current if name in wanted}
         final.update({name: fresh_name(name, used) for name in current if name not in final})
     else:
-        used = {name for name in current if name not in wanted}
+        used = {name for name in current if name not in wanted} | sets
         final = {
             name: fresh_name(wanted[name], used) if name in wanted else name for name in current
         }
