@@ -481,3 +481,20 @@ def test_a_field_is_never_named_by_its_tag_alone(tag: str, heading: str) -> None
         assert re.sub(r"_\d+$", "", name) not in TAGS, names
         if heading:
             assert name.startswith("our_verdict"), names
+
+
+@pytest.mark.parametrize("flags", [["true", "0"], ["Browse", "none", "False"], ["1"]])
+def test_hidden_form_state_with_a_token_among_it_is_template(flags: list[str]) -> None:
+    """ASP.NET's hidden inputs: a view state among flags, as many as the
+    form needs on the page. The token says what they all are."""
+    pages = []
+    for n in range(5):
+        state = f"wEPDwUJOTM5MD{n}YzNjkzD2QWAmYPZBYCAggPZBYGAgQ"
+        values = [state, *flags[: 1 + n % len(flags)], *(["x"] * (n % 2))]
+        inputs = "".join(
+            f"<input type='hidden' name='f{i}' value='{v}'>" for i, v in enumerate(values)
+        )
+        pages.append(
+            f"<html><body><h1>College {n}</h1><form>{inputs}</form><p>Footer</p></body></html>"
+        )
+    assert _named(pages).field_names == ["title"]

@@ -190,7 +190,8 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     restaurant that has none) are template too, and so is a link about the
     page it is on on every seed (:func:`_about_page`: share it, mail it,
     log in and come back). So are hidden inputs that hold a form token
-    (:func:`form_token`) on every seed, and fields with no value on any
+    (:func:`form_token`) on every seed (of a repeated one, one token among
+    its values is enough: ASP.NET's state fields), and fields with no value on any
     seed (their only values were ``javascript:`` links)."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
@@ -213,8 +214,10 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
                     # A link about this very page (share it, mail it, print
                     # it): its target is the page's address, not data.
                     normal = (MARK,)
-            if name in hidden and normal and all(form_token(value) for value in values):
-                normal = (MARK,)  # a form's token: state, not data
+            if name in hidden and any(form_token(value) for value in values):
+                # A form's token, or hidden inputs (repeated) among which
+                # one is: the state a form sends back, not data.
+                normal = (MARK,)
             shown[name] += 1
             if not normal or seen.setdefault(name, normal) != normal:
                 seen[name] = None
