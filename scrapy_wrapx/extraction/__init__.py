@@ -17,6 +17,11 @@ its page node (see :class:`~scrapy_wrapx.extraction._compiled.Chrome`).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import NamedTuple
+
 from scrapy_wrapx.dom import PageTree, gc_paused, parse
 from scrapy_wrapx.extraction._collect import Fields, Records, attribute_value, collect
 from scrapy_wrapx.extraction._compiled import Compiled, Env, compiled
@@ -24,7 +29,46 @@ from scrapy_wrapx.extraction._match import Matcher
 from scrapy_wrapx.extraction._render import render_items
 from scrapy_wrapx.template import Extraction, FormItem, Template
 
-__all__ = ["extract", "render"]
+__all__ = ["extract", "remembering_matches", "render"]
+
+
+class _Match(NamedTuple):
+    """What matching a page against a template found, before its values are
+    collected under the template's field names."""
+
+    template: Template
+    page: PageTree
+    matched: float
+    env: Env
+    explained: int
+    misfits: int
+
+
+#: Matches remembered by page and template (see :func:`remembering_matches`);
+#: None where nothing is remembered. Per thread: the induction extension
+#: induces in a thread of the crawl's process.
+_MATCHES: ContextVar[dict[tuple[int, int], _Match] | None] = ContextVar(
+    "wrapx_matches", default=None
+)
+
+
+@contextlib.contextmanager
+def remembering_matches() -> Iterator[None]:
+    """Within this, a page extracted again with the same template is not
+    matched again. Induction and naming extract each seed page five times
+    with one template whose fields they drop and rename in between; the
+    match depends on the template's structure only, which stays (names go
+    to the collection, which is done again). Nothing is remembered past the
+    block: a crawl extracts each page once, and a page's tree must not
+    outlive it."""
+    if _MATCHES.get() is not None:
+        yield
+        return
+    token = _MATCHES.set({})
+    try:
+        yield
+    finally:
+        _MATCHES.reset(token)
 
 
 def extract(template: Template, page: str | bytes | PageTree, url: str | None = None) -> Extraction:
@@ -52,6 +96,33 @@ def extract(template: Template, page: str | bytes | PageTree, url: str | None = 
 def _extract(template: Template, page: PageTree, url: str | None) -> Extraction:
     url = url if url is not None else page.url
     facts = compiled(template)
+    found = _match(template, facts, page)
+    env, root = found.env, template.root
+    score = min(1.0, found.matched / root.weight) if root.weight else 1.0
+    coverage = min(1.0, found.explained / len(page.leaves)) if page.leaves else 1.0
+    fields: Fields = {name: [] for name in template.field_names}
+    records: Records = {}
+    collect(facts.program, env, fields, records, None)
+    ok = score >= template.match_threshold and coverage >= template.coverage_threshold
+    if ok and found.misfits:
+        # Only on a page of the template: on one that is not, a text that
+        # differs in place is more likely another block's.
+        _add_latent(facts, env, fields)
+    if facts.fallbacks:
+        _add_copies(facts, env, fields)
+    return Extraction(fields, records, score, ok, url, env, coverage)
+
+
+def _match(template: Template, facts: Compiled, page: PageTree) -> _Match:
+    """Match ``page`` against ``template``, or take the match remembered
+    (see :func:`remembering_matches`)."""
+    memory = _MATCHES.get()
+    key = (id(template), id(page))
+    if memory is not None:
+        found = memory.get(key)
+        # Ids are those of objects alive: the entry holds them.
+        if found is not None and found.template is template and found.page is page:
+            return found
     matcher = Matcher(template, facts, page)
     env: Env = {}
     root = template.root
@@ -59,19 +130,10 @@ def _extract(template: Template, page: PageTree, url: str | None) -> Extraction:
         matched = matcher.elem(root, page.root, env)
     else:
         matched = matcher.lenient(root.children, page.root, 0, len(page.root.children), env)
-    score = min(1.0, matched / root.weight) if root.weight else 1.0
-    coverage = min(1.0, matcher.explained / len(page.leaves)) if page.leaves else 1.0
-    fields: Fields = {name: [] for name in template.field_names}
-    records: Records = {}
-    collect(facts.program, env, fields, records, None)
-    ok = score >= template.match_threshold and coverage >= template.coverage_threshold
-    if ok and matcher.misfits:
-        # Only on a page of the template: on one that is not, a text that
-        # differs in place is more likely another block's.
-        _add_latent(facts, env, fields)
-    if facts.fallbacks:
-        _add_copies(facts, env, fields)
-    return Extraction(fields, records, score, ok, url, env, coverage)
+    found = _Match(template, page, matched, env, matcher.explained, matcher.misfits)
+    if memory is not None:
+        memory[key] = found
+    return found
 
 
 def _add_copies(facts: Compiled, env: Env, fields: Fields) -> None:

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from lxml import etree
 
 from scrapy_wrapx.dom import HEADINGS, PageTree, parse
+from scrapy_wrapx.extraction import remembering_matches
 from scrapy_wrapx.induction._copies import copied_fields, note_copies
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
@@ -69,7 +70,11 @@ def induce_template(
     kept for the same data (names stay stable across re-induction).
     """
     _check_seeds(pages, urls)
-    trees = _parse_seeds(pages, urls)
+    with remembering_matches():
+        return _induce(_parse_seeds(pages, urls), previous)
+
+
+def _induce(trees: list[PageTree], previous: Template | None) -> Template:
     scratch = Scratch()
     root = _merge_seeds(scratch, trees)
     unfold_constant_sets(scratch, root)

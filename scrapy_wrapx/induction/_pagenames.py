@@ -39,7 +39,7 @@ from lxml import etree
 from lxml.html import defs as html_defs
 
 from scrapy_wrapx.dom import HEADINGS, PageTree, fold_whitespace
-from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.extraction import extract, remembering_matches
 from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
@@ -486,6 +486,17 @@ def name_template(
     evidence of the pages, keeping ``previous``'s names for the same data,
     the spider's ``targets`` (name -> XPath) and the user's ``pinned``
     names (current or older name -> name); see the module doc."""
+    with remembering_matches():
+        _name_template(template, trees, previous, targets, pinned)
+
+
+def _name_template(
+    template: Template,
+    trees: Sequence[PageTree],
+    previous: Template | None,
+    targets: Mapping[str, str] | None,
+    pinned: Mapping[str, str] | None,
+) -> None:
     contexts = field_contexts(template)
     values = [extract(template, tree).fields for tree in trees]
     evidence = [page_evidence(tree) for tree in trees]

@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.dom import structure_paths
-from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.extraction import extract, remembering_matches
 from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,
     FrameDecoder,
@@ -144,9 +144,10 @@ def induce_pages(
     started = time.perf_counter()
     trees = [dom.parse(page["html"], url=page["url"]) for page in pages]
     urls = [page["url"] for page in pages]
-    template = induce_template(trees, urls=urls, previous=previous)
-    if naming is not None:
-        name_template(template, trees, previous, naming.targets, naming.pinned)
+    with remembering_matches():  # one match per seed for both
+        template = induce_template(trees, urls=urls, previous=previous)
+        if naming is not None:
+            name_template(template, trees, previous, naming.targets, naming.pinned)
     return template, time.perf_counter() - started
 
 
