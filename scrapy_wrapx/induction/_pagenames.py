@@ -627,18 +627,19 @@ def _name_tag_sets(template: Template) -> None:
     holders = _set_holders(template.root)
     taken = set(template.field_names) | set(template.set_names)
     contexts = field_contexts(template)
+    members: dict[str, list[FieldInfo]] = {}
+    for info in template.fields:
+        members.setdefault(info.set, []).append(info)
     renamed: dict[str, str] = {}
     for name, (node, holder) in holders.items():
         if not set(_WORDS.findall(name)) <= _MARKUP_WORDS:
             continue
-        members = [info for info in template.fields if info.set == name]
-        texts = [info.name for info in members if info.slot.isdigit()]
+        infos = members.get(name, [])
+        texts = [i.name for i in infos if i.slot.isdigit() and not _generated(i.name)]
         named = [n for n in texts if not set(_WORDS.findall(n)) <= _MARKUP_WORDS | _LAST_RESORT]
-        context = contexts.get(members[0].name) if members else None
+        context = contexts.get(infos[0].name) if infos else None
         section = context.section if context is not None else ""
         words = class_words(holder) if holder is not None else ""
-        named = [n for n in named if not _generated(n)]
-        texts = [n for n in texts if not _generated(n)]
         if words and not _generated(words):
             base = words
         elif section:
