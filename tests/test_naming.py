@@ -498,3 +498,31 @@ def test_hidden_form_state_with_a_token_among_it_is_template(flags: list[str]) -
             f"<html><body><h1>College {n}</h1><form>{inputs}</form><p>Footer</p></body></html>"
         )
     assert _named(pages).field_names == ["title"]
+
+
+def test_a_list_of_hidden_inputs_is_form_state_a_cards_hidden_id_is_data() -> None:
+    """Hidden inputs repeated on their own are a form's values without the
+    names that say what each is (a job's title, city and id, the apply
+    address): no list a reader can use. A hidden id in each product card,
+    beside the card's name, stays the card's data."""
+    rng = random.Random(3)
+    pages = []
+    for n in range(5):
+        values = [f"Job {n}", f"City {n}", str(1000 + n), f"/apply?job={n}"][: 2 + n % 3]
+        inputs = "".join(
+            f"<input type='hidden' name='p{i}' value='{v}'>" for i, v in enumerate(values)
+        )
+        cards = "".join(
+            f"<li><a href='/p/{k}'>Lamp {k}</a><input type='hidden' name='sku' value='{k}77'></li>"
+            for k in rng.sample(range(100, 999), 1 + n % 3)
+        )
+        pages.append(
+            f"<html><body><h1>Job {n}</h1><form>{inputs}</form><ul>{cards}</ul>"
+            "<p>Footer</p></body></html>"
+        )
+    template = _named(pages)
+    extraction = extract(template, pages[4])
+    values = {value for found in extraction.fields.values() for value in found}
+    assert not values & {"City 4", "1004", "/apply?job=4"}, extraction.fields
+    cards = [row for rows in extraction.records.values() for row in rows]
+    assert cards and all(any(str(v).endswith("77") for v in row.values()) for row in cards)

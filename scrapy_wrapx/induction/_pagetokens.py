@@ -44,7 +44,7 @@ from urllib.parse import unquote
 
 from scrapy_wrapx.dom import TEXT, PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.template import Elem, Template, Text, iter_nodes
+from scrapy_wrapx.template import Elem, Template, Text, enclosing_sets, iter_nodes
 
 #: What a per-page token is replaced with.
 MARK = "§"
@@ -190,8 +190,9 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     restaurant that has none) are template too, and so is a link about the
     page it is on on every seed (:func:`_about_page`: share it, mail it,
     log in and come back). So are hidden inputs that hold a form token
-    (:func:`form_token`) on every seed (of a repeated one, one token among
-    its values is enough: ASP.NET's state fields), and fields with no value on any
+    (:func:`form_token`) on every seed, and repeated hidden inputs (a list
+    of a form's values without the names that say what each is), and
+    fields with no value on any
     seed (their only values were ``javascript:`` links)."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
@@ -214,9 +215,9 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
                     # A link about this very page (share it, mail it, print
                     # it): its target is the page's address, not data.
                     normal = (MARK,)
-            if name in hidden and any(form_token(value) for value in values):
-                # A form's token, or hidden inputs (repeated) among which
-                # one is: the state a form sends back, not data.
+            if hidden.get(name) or (name in hidden and any(map(form_token, values))):
+                # Repeated hidden inputs, their names left behind, or a
+                # form's token: the state a form sends back, not data.
                 normal = (MARK,)
             shown[name] += 1
             if not normal or seen.setdefault(name, normal) != normal:
@@ -299,10 +300,15 @@ def _link_fields(template: Template) -> set[str]:
     }
 
 
-def _hidden_fields(template: Template) -> set[str]:
-    """The fields that are the value of a hidden input."""
+def _hidden_fields(template: Template) -> dict[str, bool]:
+    """The fields that are the value of a hidden input, and whether the
+    input repeats on its own (the one field of a set's records: a list of
+    values without their inputs' names; a product card's hidden id, beside
+    its name, is data)."""
+    inside = enclosing_sets(template.root)
+    fields_in = Counter(inside.get(info.uid, "") for info in template.fields)
     return {
-        name
+        name: bool(inside.get(node.uid)) and fields_in[inside[node.uid]] == 1
         for node in iter_nodes(template.root)
         if isinstance(node, Elem)
         and node.tag == "input"
