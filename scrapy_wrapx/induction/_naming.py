@@ -479,13 +479,17 @@ def _common(a: list[int], b: list[int]) -> int:
     return common
 
 
+def input_type(item: Elem) -> str:
+    """The ``type`` of an ``<input>`` as a browser reads it (``" Hidden "``
+    is ``hidden``), "" for other elements and a type that varies."""
+    kind = item.attrs.get("type") if item.tag == "input" else None
+    return kind.strip().lower() if isinstance(kind, str) else ""
+
+
 def _control(item: Elem, attr: str) -> bool:
     """Whether ``attr`` of ``item`` is a form control's value, not data
     (:data:`CONTROL_INPUTS`)."""
-    if item.tag != "input" or attr != "value":
-        return False
-    kind = item.attrs.get("type")
-    return isinstance(kind, str) and kind.strip().lower() in CONTROL_INPUTS
+    return attr == "value" and input_type(item) in CONTROL_INPUTS
 
 
 def name_fields(

@@ -51,6 +51,7 @@ from scrapy_wrapx.induction._rename import (
     keep_names,
     keep_set_names,
     rename_fields,
+    rename_sets,
 )
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
 from scrapy_wrapx.induction._shapes import unit_quantity, value_role
@@ -504,7 +505,7 @@ def _name_template(
     wanted = _wanted_names(template, contexts, values, evidence, kept)
     final = rename_fields(template, wanted)
     contexts = {final.get(n, n): c for n, c in contexts.items()}
-    _name_tag_sets(template)
+    _name_tag_sets(template, contexts)
     if previous is not None:
         keep_names(template, previous, trees)
         carry_profiles(template, previous, _profiles(contexts, template))
@@ -617,7 +618,7 @@ def _name_key_value_sets(template: Template) -> None:
 _MARKUP_WORDS = frozenset(html_defs.tags) | {"href", "src", "list"}
 
 
-def _name_tag_sets(template: Template) -> None:
+def _name_tag_sets(template: Template, contexts: Mapping[str, FieldContext]) -> None:
     """Name each set that induction named after the tag it repeats
     (``tr_list``: its element had no class words) after the class words of
     the element holding it, else the heading of its section, else its
@@ -626,12 +627,11 @@ def _name_tag_sets(template: Template) -> None:
     read as such."""
     holders = _set_holders(template.root)
     taken = set(template.field_names) | set(template.set_names)
-    contexts = field_contexts(template)
     members: dict[str, list[FieldInfo]] = {}
     for info in template.fields:
         members.setdefault(info.set, []).append(info)
     renamed: dict[str, str] = {}
-    for name, (node, holder) in holders.items():
+    for name, (_, holder) in holders.items():
         if not set(_WORDS.findall(name)) <= _MARKUP_WORDS:
             continue
         infos = members.get(name, [])
@@ -653,9 +653,8 @@ def _name_tag_sets(template: Template) -> None:
         # list is told apart as one.
         if base in taken and not base.endswith("_list"):
             base = f"{base}_list"
-        node.name = renamed[name] = fresh_name(base, taken)
-    for info in template.fields:
-        info.set = renamed.get(info.set, info.set)
+        renamed[name] = fresh_name(base, taken)
+    rename_sets(template, renamed)
 
 
 def _set_holders(root: Elem) -> dict[str, tuple[Set, Elem | None]]:

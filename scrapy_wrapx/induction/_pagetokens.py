@@ -44,6 +44,7 @@ from urllib.parse import unquote
 
 from scrapy_wrapx.dom import TEXT, PageTree
 from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction._naming import input_type
 from scrapy_wrapx.template import Elem, Template, Text, enclosing_sets, iter_nodes
 
 #: What a per-page token is replaced with.
@@ -190,10 +191,10 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     restaurant that has none) are template too, and so is a link about the
     page it is on on every seed (:func:`_about_page`: share it, mail it,
     log in and come back). So are hidden inputs that hold a form token
-    (:func:`form_token`) on every seed, and repeated hidden inputs (a list
-    of a form's values without the names that say what each is), and
-    fields with no value on any
-    seed (their only values were ``javascript:`` links)."""
+    (:func:`form_token`) on every seed, repeated hidden inputs (a list of
+    a form's values without the names that say what each is), and fields
+    with no value on any seed (their only values were ``javascript:``
+    links)."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
     links = _link_fields(template)
@@ -310,9 +311,7 @@ def _hidden_fields(template: Template) -> dict[str, bool]:
     return {
         name: bool(inside.get(node.uid)) and fields_in[inside[node.uid]] == 1
         for node in iter_nodes(template.root)
-        if isinstance(node, Elem)
-        and node.tag == "input"
-        and str(node.attrs.get("type") or "").strip().lower() == "hidden"
+        if isinstance(node, Elem) and input_type(node) == "hidden"
         for attr, name in node.names.items()
         if attr == "value"
     }

@@ -51,19 +51,12 @@ def keep_set_names(template: Template, previous: Template) -> None:
     and a user reads ``reviews`` after the redesign too. Run once the
     fields have their final names. One old name per set; a set whose own
     name an old one took gets a counter."""
-    new_sets, old_sets = _set_fields(template), _set_fields(previous)
-    new_depths, old_depths = _set_depths(template), _set_depths(previous)
+    new_sets, old_sets = _set_shapes(template), _set_shapes(previous)
     # A list that holds only a list holds the same fields: depth tells them.
     pairs = sorted(
-        (
-            -len(new & old),
-            len(new ^ old),
-            abs(new_depths[new_name] - old_depths[old_name]),
-            new_name,
-            old_name,
-        )
-        for new_name, new in new_sets.items()
-        for old_name, old in old_sets.items()
+        (-len(new & old), len(new ^ old), abs(new_depth - old_depth), new_name, old_name)
+        for new_name, (new, new_depth) in new_sets.items()
+        for old_name, (old, old_depth) in old_sets.items()
         if new & old
     )
     fields = set(template.field_names)
@@ -74,12 +67,9 @@ def keep_set_names(template: Template, previous: Template) -> None:
     if all(new == old for new, old in renamed.items()):
         return
     used = fields | set(renamed.values())
-    final = {name: renamed.get(name) or _unused(name, used) for name in template.set_names}
-    for node in template.nodes:
-        if isinstance(node, Set):
-            node.name = final[node.name]
-    for info in template.fields:
-        info.set = final.get(info.set, info.set)
+    rename_sets(
+        template, {name: renamed.get(name) or _unused(name, used) for name in template.set_names}
+    )
 
 
 def _unused(name: str, used: set[str]) -> str:
@@ -121,31 +111,34 @@ def _kind(slot: str) -> str:
     return "text" if slot.isdigit() else slot
 
 
-def _set_depths(template: Template) -> dict[str, int]:
-    """How many sets each set of ``template`` is inside."""
+def _set_shapes(template: Template) -> dict[str, tuple[set[str], int]]:
+    """Per set of ``template``: the names of the fields inside it (nested
+    sets' included), and how many sets it is inside."""
     inside = enclosing_sets(template.root)
     parent = {node.name: inside[node.uid] for node in template.nodes if isinstance(node, Set)}
-    depths: dict[str, int] = {}
-    for name in parent:
-        depth, above = 0, parent[name]
-        while above:
-            depth, above = depth + 1, parent.get(above, "")
-        depths[name] = depth
-    return depths
-
-
-def _set_fields(template: Template) -> dict[str, set[str]]:
-    """The names of the fields inside each set of ``template``, nested
-    sets' included."""
-    inside = enclosing_sets(template.root)
-    parent = {node.name: inside[node.uid] for node in template.nodes if isinstance(node, Set)}
-    found: dict[str, set[str]] = {name: set() for name in parent}
+    fields: dict[str, set[str]] = {name: set() for name in parent}
     for info in template.fields:
         name = inside.get(info.uid, "")
         while name:
-            found[name].add(info.name)
+            fields[name].add(info.name)
             name = parent.get(name, "")
-    return found
+    shapes: dict[str, tuple[set[str], int]] = {}
+    for name, above in parent.items():
+        depth = 0
+        while above:
+            depth, above = depth + 1, parent.get(above, "")
+        shapes[name] = (fields[name], depth)
+    return shapes
+
+
+def rename_sets(template: Template, final: dict[str, str]) -> None:
+    """Rename sets (current name -> new name) in the tree and in the
+    fields' infos."""
+    for node in template.nodes:
+        if isinstance(node, Set):
+            node.name = final.get(node.name, node.name)
+    for info in template.fields:
+        info.set = final.get(info.set, info.set)
 
 
 def _same_data(
