@@ -33,7 +33,7 @@ from scrapy_wrapx.induction._copies import copied_fields, note_copies
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labelled import open_labelled_values
-from scrapy_wrapx.induction._labels import template_texts
+from scrapy_wrapx.induction._labels import template_texts, varying_places
 from scrapy_wrapx.induction._latent import name_latent
 from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
@@ -137,9 +137,10 @@ def _parse_seeds(
 
 def _merge_seeds(scratch: Scratch, trees: list[PageTree]) -> Elem:
     """The merge of the seeds' instances, the largest first."""
-    texts = template_texts(trees)
+    texts, varying = template_texts(trees), varying_places(trees)
     seeds = sorted(
-        (instance(scratch, tree, texts) for tree in trees), key=lambda e: -scratch[e].size
+        (instance(scratch, tree, texts, varying) for tree in trees),
+        key=lambda e: -scratch[e].size,
     )
     root = seeds[0]
     for seed in seeds[1:]:

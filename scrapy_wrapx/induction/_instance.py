@@ -11,7 +11,7 @@ from __future__ import annotations
 from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.induction._fold import fold_children
 from scrapy_wrapx.induction._info import Info, Scratch, refresh, text_shape
-from scrapy_wrapx.induction._labels import text_label
+from scrapy_wrapx.induction._labels import Place, text_label, text_places
 from scrapy_wrapx.induction._tables import PageTables, fold_rows
 from scrapy_wrapx.template import Blob, Elem, Text, TNode
 
@@ -20,19 +20,30 @@ from scrapy_wrapx.template import Blob, Elem, Text, TNode
 DEPTH_CAP = 80
 
 
-def instance(scratch: Scratch, tree: PageTree, template: frozenset[str]) -> Elem:
+def instance(
+    scratch: Scratch,
+    tree: PageTree,
+    template: frozenset[str],
+    varying: frozenset[Place],
+) -> Elem:
     """The fully fixed template of one page (no recursion; children are
     finished before their parent, so each node's profile can be built from
-    theirs, and folding of repeats (:mod:`._fold`) runs on the way up)."""
+    theirs, and folding of repeats (:mod:`._fold`) runs on the way up).
+    ``template`` and ``varying`` are the seeds' template texts and the
+    places where texts are data all the same (see :mod:`._labels`)."""
     made: dict[int, TNode] = {}
     tables = PageTables(template)
     nodes = tree.nodes
+    places = text_places(tree)
     for node in reversed(nodes):
         if node.depth > DEPTH_CAP:
             continue
         if node.tag == TEXT:
-            data_only = tables.in_body_cell(node.element)
-            made[node.index] = _text(scratch, node.value, frozenset() if data_only else template)
+            if tables.in_body_cell(node.element):
+                label = text_label(node.value, frozenset(), frozenset(), ())
+            else:
+                label = text_label(node.value, template, varying, places[node.index])
+            made[node.index] = _text(scratch, node.value, label)
         else:
             made[node.index] = _elem(scratch, node, made, tables)
     root = made[nodes[0].index]
@@ -50,9 +61,8 @@ def _folded(scratch: Scratch, node: Node, children: list[TNode], tables: PageTab
     return fold_children(scratch, children)
 
 
-def _text(scratch: Scratch, value: str, template: frozenset[str]) -> Text:
+def _text(scratch: Scratch, value: str, label: str) -> Text:
     text = Text([value])
-    label = text_label(value, template)
     scratch[text] = Info(frozenset({(label,)}), 1, [value], label, shape=text_shape(value, label))
     return text
 

@@ -5,6 +5,15 @@ of seeds can support: a text value that occurs on every seed page is
 template (data values do repeat across pages — tags, reviewers, prices —
 but rarely on all of them). Template texts are what keeps a menu of fixed labels from folding into
 a set of "records", and "Publisher" from aligning with "ISBN-13".
+
+A text every seed shows is still data in a *varying place*
+(:func:`varying_places`): a place (its element and the one above, with
+their classes and ids; the element named by either) that holds one text
+on every seed, not the same one. Five seeds of one make each list "2010
+Hyundai Accent" among related models, and four of them head their page
+with it too: the heading's text is still data, which a page of another
+model fills, and alignment must pair it with the fifth seed's "2011
+Hyundai Accent" rather than take the two for different blocks.
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from scrapy_wrapx.dom import TEXT, PageTree
+from scrapy_wrapx.dom import TEXT, Node, PageTree
 
 #: A label: words ending in a colon ("Price:", "ISBN-13:"); "12:30" and
 #: "http://x" are none.
@@ -26,6 +35,15 @@ _OPENING_LABEL = re.compile(rf"({_LABEL})(?:\s|$)")
 #: collide with it.
 _LABEL_MARK = "\x00"
 
+#: How many steps of a text's tag path make its place (see
+#: :func:`varying_places`): its own ``text()``, its element and the one
+#: above, enough to tell a heading's span from a menu's link.
+PLACE_STEPS = 3
+
+#: Where a text is on its page: the last :data:`PLACE_STEPS` steps of its
+#: tag path, elements with their classes and ids.
+Place = tuple[str, ...]
+
 
 def template_texts(trees: Sequence[PageTree]) -> frozenset[str]:
     """Text values that occur on every page (EXALG's root occurrence
@@ -38,6 +56,56 @@ def template_texts(trees: Sequence[PageTree]) -> frozenset[str]:
         for value in _page_symbols(tree):
             counts[value] = counts.get(value, 0) + 1
     return frozenset(value for value, count in counts.items() if count >= need)
+
+
+def varying_places(trees: Sequence[PageTree]) -> frozenset[Place]:
+    """The places, named by the site's markup, that hold exactly one text
+    on every page, and not the same text on all of them (see the module's
+    docstring)."""
+    if len(trees) < 2:
+        return frozenset()
+    values: dict[Place, set[str]] = {}
+    pages: dict[Place, int] = {}
+    for tree in trees:
+        places = text_places(tree)
+        seen: dict[Place, int] = {}
+        for leaf in tree.leaves:
+            if leaf.tag == TEXT:
+                place = places[leaf.index]
+                seen[place] = seen.get(place, 0) + 1
+                values.setdefault(place, set()).add(leaf.value)
+        for place, count in seen.items():
+            if count == 1:
+                pages[place] = pages.get(place, 0) + 1
+    return frozenset(
+        place
+        for place, count in pages.items()
+        if count == len(trees) and len(values[place]) > 1 and _named(place)
+    )
+
+
+def text_places(tree: PageTree) -> list[Place]:
+    """Every node's place (see :data:`Place`), by its pre-order index."""
+    places: list[Place] = [()] * len(tree.nodes)
+    for node in tree.nodes:
+        parent: Node | None = node.parent
+        above = places[parent.index] if parent is not None else ()
+        step = node.tag
+        if step != TEXT:
+            classes, name = node.element.get("class"), node.element.get("id")
+            if classes:
+                step = f"{step}.{'.'.join(sorted(classes.split()))}"
+            if name:
+                step = f"{step}#{name}"
+        places[node.index] = (*above, step)[-PLACE_STEPS:]
+    return places
+
+
+def _named(place: Place) -> bool:
+    """Whether the element of a text's place has a class or an id: a
+    place the site's markup names, not a bare ``<div><strong>`` that holds
+    one section's heading on every seed, a different section's on some."""
+    return len(place) > 1 and ("." in place[-2] or "#" in place[-2])
 
 
 def _page_symbols(tree: PageTree) -> set[str]:
@@ -62,16 +130,24 @@ def label_prefix(value: str) -> str:
     return match.group(1) if match is not None else ""
 
 
-def text_label(value: str, template: frozenset[str]) -> str:
-    """The symbol of a text: the text itself when it is template text; the
-    label it opens with when that label opens a text on every seed page,
-    marked ``#:``, so that "Price: 12" and "ISBN: 3" are different symbols
-    although both carry data (a title such as "Dune: Part One" opens with
-    no *template* label); else ``#``."""
-    if value in template:
+def text_label(
+    value: str, template: frozenset[str], varying: frozenset[Place], place: Place
+) -> str:
+    """The symbol of a text: the text itself when it is template text, and
+    not what may be data in a varying place; the label it opens with when
+    that label opens a text on every seed page, marked ``#:``, so that
+    "Price: 12" and "ISBN: 3" are different symbols although both carry
+    data (a title such as "Dune: Part One" opens with no *template* label);
+    else ``#``. Punctuation and labels are never data."""
+    if value in template and not (place in varying and _may_be_data(value)):
         return f"#{value}"
     prefix = label_prefix(value)
     return f"#:{prefix}" if prefix and _LABEL_MARK + prefix in template else "#"
+
+
+def _may_be_data(value: str) -> bool:
+    """Whether a text has a word or number, and is no label alone."""
+    return any(char.isalnum() for char in value) and not label_only(value)
 
 
 def label_only(value: str) -> bool:
