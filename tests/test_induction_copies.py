@@ -213,3 +213,50 @@ def test_a_field_a_page_shows_only_in_a_dropped_copy_is_taken_from_it(form: str,
             fields = extract(each, html).fields
             holders = [name for name, values in fields.items() if company in values]
             assert len(holders) == 1, (crumb, fields)
+
+
+ISBNS = ["9780441013593", "9780141439587", "9780547572482", "9780307387073", "9780807083697"]
+#: Where a page shows its ISBN a second time: (markup, the place's own).
+SECOND_PLACES = {
+    "table": "<table class='details'><tr><th>ISBN:</th><td>{}</td></tr></table>",
+    "list": "<dl class='details'><dt>ISBN</dt><dd>{}</dd></dl>",
+    "line": "<div class='details'><span>ISBN: {}</span></div>",
+}
+
+
+def _book(index: int, isbn: str, byline: bool, details: bool, place: str) -> str:
+    shown = (
+        f"<div class='byline'><span>Paperback</span> <span class='code'>{isbn}</span></div>"
+        if byline
+        else ""
+    )
+    second = SECOND_PLACES[place].format(isbn) if details else ""
+    return (
+        f"<body><h1>{TITLES[index % len(TITLES)]}</h1>{shown}"
+        f"<p class='price'>Price: {PRICES[index % len(PRICES)]}</p>{second}"
+        "<p>Free delivery</p></body>"
+    )
+
+
+@pytest.mark.parametrize("place", sorted(SECOND_PLACES))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_value_shown_in_either_of_two_places_is_one_field(place: str, seed: int) -> None:
+    """Most seeds show the ISBN twice, one in the byline only, one in the
+    details only: one field, which a page fills from whichever place it
+    shows; both places stay where the seeds never show both."""
+    rng = random.Random(seed)
+    only = rng.sample(range(5), 2)
+    seeds = [
+        _book(i, ISBNS[i], byline=i != only[0], details=i != only[1], place=place) for i in range(5)
+    ]
+    template = induce_template(seeds)
+    for byline, details in ((True, True), (True, False), (False, True)):
+        fields = extract(template, _book(5, "9780000000017", byline, details, place)).fields
+        assert _holders(fields, "9780000000017") == 1, (byline, details, fields)
+    apart = [_book(i, ISBNS[i], byline=i < 3, details=i >= 3, place=place) for i in range(5)]
+    fields = extract(induce_template(apart), _book(5, "9780000000017", True, True, place)).fields
+    assert _holders(fields, "9780000000017") == 2, fields
+
+
+def _holders(fields: dict[str, list[str]], value: str) -> int:
+    return sum(any(value in shown for shown in values) for values in fields.values())

@@ -63,18 +63,52 @@ COPY_LABELS = "copy_labels"
 
 def copies(fields: Sequence[str], values: Mapping[str, Profile]) -> dict[str, str]:
     """The ``fields`` (best first) whose ``values`` per seed repeat those
-    of a field before them, each mapped to that field."""
-    first: dict[Profile, str] = {}
+    of a field before them, each mapped to that field: the same values on
+    every seed that shows both, on enough seeds to be no chance
+    (:func:`_evidence`), and on a seed that shows one of them only, none in
+    the other (one page shows its ISBN in the details table only, another
+    in the byline only: one field, its value found in either place).
+
+    >>> copies(["isbn", "isbn_2"], {"isbn": ((), ("2",), ("3",), ("4",), ()),
+    ...                             "isbn_2": (("1",), ("2",), ("3",), ("4",), ("5",))})
+    {'isbn_2': 'isbn'}
+    """
+    # Fields that stay, by a value they show: (seed, values) -> names.
+    staying: dict[tuple[int, tuple[str, ...]], list[str]] = {}
     dropped: dict[str, str] = {}
     for name in fields:
         profile = values.get(name)
-        if profile is None or not _evidence(profile):
+        if profile is None:
             continue
-        if profile in first:
-            dropped[name] = first[profile]
-        else:
-            first[profile] = name
+        shown = [(seed, value) for seed, value in enumerate(profile) if value]
+        if not shown:
+            continue
+        candidates = dict.fromkeys(other for key in shown for other in staying.get(key, ()))
+        copied = next(
+            (
+                other
+                for other in candidates
+                if _evidence(_shared(profile, values[other]))
+                and _compatible(profile, values[other])
+            ),
+            None,
+        )
+        if copied is not None:
+            dropped[name] = copied
+            continue
+        for key in shown:
+            staying.setdefault(key, []).append(name)
     return dropped
+
+
+def _shared(a: Profile, b: Profile) -> Profile:
+    """The values two profiles agree on, seed by seed (none elsewhere)."""
+    return tuple(x if x == y else () for x, y in zip(a, b, strict=True))
+
+
+def _compatible(a: Profile, b: Profile) -> bool:
+    """Whether two profiles never show different values on one seed."""
+    return all(x == y or not x or not y for x, y in zip(a, b, strict=True))
 
 
 def _rank(info: FieldInfo, optional: bool) -> tuple[bool, bool]:
