@@ -14,9 +14,11 @@ a label: a details table may leave out the date row its byline still
 shows, so the first copy is the likelier one to be there.)
 
 Seeds are few, so the evidence must be more than chance: both slots show
-values on at least :data:`._pagetokens.MIN_TEMPLATE_SEEDS` seed pages, on
-every seed the very same values or none in both, and the values differ
-between pages (a value the same everywhere is template anyway). A list
+the same values on at least :data:`._pagetokens.MIN_TEMPLATE_SEEDS` seed
+pages, never different values on one seed, and the values differ between
+pages (a value the same everywhere is template anyway). A seed may show
+one of the two only: one page leaves its ISBN out of the byline, another
+out of the details table, and the field takes it from either. A list
 price and a sale price that agree on a few seeds still differ on one of
 five; two copies of one publisher never do.
 
