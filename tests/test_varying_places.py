@@ -30,6 +30,7 @@ SLOTS = {
         "<h1><span class='make-model'>{model}</span> <span class='trim'>{trim}</span></h1>",
         "make_model",
     ),
+    "bare h1": ("<h1>{model}</h1><p class='trim'>{trim}</p>", "title"),
     "div with id": ("<div id='vehicle'>{model}</div><p class='trim'>{trim}</p>", "vehicle"),
     "cell": (
         "<table><tr><td class='model-name'>{model}</td><td class='trim'>{trim}</td></tr></table>",

@@ -8,8 +8,8 @@ a set of "records", and "Publisher" from aligning with "ISBN-13".
 
 A text every seed shows is still data in a *varying place*
 (:func:`varying_places`): a place (its element and the one above, with
-their classes and ids; the element named by either) that holds one text
-on every seed, not the same one. Five seeds of one make each list "2010
+their classes and ids; the element named by either, or the page's
+``<h1>``) that holds one text on every seed, not the same one. Five seeds of one make each list "2010
 Hyundai Accent" among related models, and four of them head their page
 with it too: the heading's text is still data, which a page of another
 model fills, and alignment must pair it with the fifth seed's "2011
@@ -102,10 +102,14 @@ def text_places(tree: PageTree) -> list[Place]:
 
 
 def _named(place: Place) -> bool:
-    """Whether the element of a text's place has a class or an id: a
-    place the site's markup names, not a bare ``<div><strong>`` that holds
-    one section's heading on every seed, a different section's on some."""
-    return len(place) > 1 and ("." in place[-2] or "#" in place[-2])
+    """Whether a text's place is one the page names: its element has a
+    class or an id, or is the page's ``<h1>``, where a page states what it
+    is. Not a bare ``<div><strong>`` that holds one section's heading on
+    every seed, a different section's on some: those are different blocks."""
+    if len(place) < 2:
+        return False
+    element = place[-2]
+    return "." in element or "#" in element or element == "h1"
 
 
 def _page_symbols(tree: PageTree) -> set[str]:
