@@ -31,6 +31,10 @@ SLOTS = {
         "make_model",
     ),
     "bare h1": ("<h1>{model}</h1><p class='trim'>{trim}</p>", "title"),
+    "labelled row": (
+        "<div class='specs'><span>Model:</span> <span>{model}</span></div><p class='trim'>{trim}</p>",
+        "model",
+    ),
     "div with id": ("<div id='vehicle'>{model}</div><p class='trim'>{trim}</p>", "vehicle"),
     "cell": (
         "<table><tr><td class='model-name'>{model}</td><td class='trim'>{trim}</td></tr></table>",

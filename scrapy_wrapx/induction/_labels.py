@@ -8,8 +8,9 @@ a set of "records", and "Publisher" from aligning with "ISBN-13".
 
 A text every seed shows is still data in a *varying place*
 (:func:`varying_places`): a place (its element and the one above, with
-their classes and ids; the element named by either, or the page's
-``<h1>``) that holds one text on every seed, not the same one. Five seeds of one make each list "2010
+their classes and ids) that holds one text on every seed, not the same
+one, where the page names the place: by a label right before the text, a
+class or id of its element, or as its ``<h1>``. Five seeds of one make each list "2010
 Hyundai Accent" among related models, and four of them head their page
 with it too: the heading's text is still data, which a page of another
 model fills, and alignment must pair it with the fifth seed's "2011
@@ -85,7 +86,9 @@ def varying_places(trees: Sequence[PageTree]) -> frozenset[Place]:
 
 
 def text_places(tree: PageTree) -> list[Place]:
-    """Every node's place (see :data:`Place`), by its pre-order index."""
+    """Every node's place (see :data:`Place`), by its pre-order index; a
+    text right after a label beside it ("<th>Model:</th><td>..", "<b>Model:</b>
+    ..") has the label before its steps, marked with :data:`_LABELLED`."""
     places: list[Place] = [()] * len(tree.nodes)
     for node in tree.nodes:
         parent: Node | None = node.parent
@@ -98,18 +101,41 @@ def text_places(tree: PageTree) -> list[Place]:
             if name:
                 step = f"{step}#{name}"
         places[node.index] = (*above, step)[-PLACE_STEPS:]
+    before: Node | None = None
+    for leaf in tree.leaves:
+        if leaf.tag != TEXT:
+            before = None
+            continue
+        if before is not None and label_only(before.value) and _beside(before, leaf):
+            places[leaf.index] = (_LABELLED + before.value, *places[leaf.index])
+        before = leaf
     return places
 
 
+#: Marks the label that names a text's place (see :func:`text_places`).
+_LABELLED = "@"
+
+
+def _beside(label: Node, text: Node) -> bool:
+    """Whether ``label``'s element is a sibling of ``text``'s, or a child
+    of it: a row's label cell and its value, a bold lead-in and the text
+    after it."""
+    owner, holder = label.parent, text.parent
+    assert owner is not None and holder is not None  # texts are never the root
+    above = owner.parent
+    return above is holder or (above is not None and above is holder.parent)
+
+
 def _named(place: Place) -> bool:
-    """Whether a text's place is one the page names: its element has a
-    class or an id, or is the page's ``<h1>``, where a page states what it
-    is. Not a bare ``<div><strong>`` that holds one section's heading on
-    every seed, a different section's on some: those are different blocks."""
+    """Whether a text's place is one the page names: by a label right
+    before it, by its element's class or id, or as the page's ``<h1>``,
+    where a page states what it is. Not a bare ``<div><strong>`` that
+    holds one section's heading on every seed, a different section's on
+    some: those are different blocks."""
     if len(place) < 2:
         return False
     element = place[-2]
-    return "." in element or "#" in element or element == "h1"
+    return place[0].startswith(_LABELLED) or "." in element or "#" in element or element == "h1"
 
 
 def _page_symbols(tree: PageTree) -> set[str]:
