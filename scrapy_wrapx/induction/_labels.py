@@ -29,6 +29,10 @@ from scrapy_wrapx.dom import TEXT, Node, PageTree
 _LABEL = r"[^\W\d_][^:]{0,30}?:"
 #: A text that opens with a label, then a space ("Price: $12").
 _LABEL_PREFIX = re.compile(rf"({_LABEL})\s")
+#: A label before a dash or a bar ("Phone - (212) 555-0100", "Type | Public"):
+#: a template label only where it opens a text on every seed page (see
+#: :func:`text_label`), as "Kansas City - Downtown" never does.
+SEPARATED_LABEL = re.compile(r"([^\W\d_][^-|\u2013:]{0,30}? [-|\u2013])\s")
 #: A label opening a text, or the whole text: "Price: $12", "UPC:".
 _OPENING_LABEL = re.compile(rf"({_LABEL})(?:\s|$)")
 
@@ -155,8 +159,9 @@ def opening_label(value: str) -> str:
 
 
 def label_prefix(value: str) -> str:
-    """The label a text opens with ("Price:" of "Price: $12"), or ""."""
-    match = _LABEL_PREFIX.match(value)
+    """The label a text opens with ("Price:" of "Price: $12", "Phone -"
+    of "Phone - (212) 555-0100"), or ""."""
+    match = _LABEL_PREFIX.match(value) or SEPARATED_LABEL.match(value)
     return match.group(1) if match is not None else ""
 
 

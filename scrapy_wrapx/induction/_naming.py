@@ -130,6 +130,12 @@ def _hint(ancestors: list[Elem], reach: int = 1) -> str:
     return ""
 
 
+#: The alternative text of an icon that labels the value after it: a few
+#: words, letters only ("Phone", "E-mail", "Opening hours:").
+_ICON_WORD = r"[^\W\d_](?:[^\W\d_]|['&/-])*"
+_ICON_LABEL = re.compile(rf"{_ICON_WORD}(?: {_ICON_WORD}){{0,3}}:?$")
+
+
 class _Namer:
     def __init__(self, previous: list[FieldInfo] | None) -> None:
         self.fields: list[FieldInfo] = []
@@ -311,6 +317,12 @@ class _Namer:
                 item.names[attr] = self.add(
                     item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
                 )
+        icon = item.attrs.get("alt") or item.attrs.get("title") if item.tag == "img" else None
+        if icon and not variant and _ICON_LABEL.match(icon):
+            # An icon before a value names it as a text would ("<img
+            # alt='Phone'> (212) 555-0100"); one whose image varies is data,
+            # and a file name ("1ptrans.gif (807 bytes)") says nothing.
+            self.fixed_text(icon, ancestors)
         columns = self.columns(item, ancestors) if item.tag == "tr" else None
         if columns is None:
             self.walk(item.children, chain)

@@ -67,6 +67,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from scrapy_wrapx.induction._labels import SEPARATED_LABEL
 from scrapy_wrapx.template import LABEL_SEPARATORS, Text
 
 #: Distinct values needed before words (not just punctuation) become fixed.
@@ -315,6 +316,9 @@ def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
     ['Price:', None]
     """
     common = tokens[0][: _common_prefix(tokens)]
+    prefix = _separated_label(common) if allow_words else []
+    if prefix and all(len(t) > len(prefix) for t in tokens):
+        return prefix
     prefix = _before_unit(_before_separator(_trim(common, allow_words)))
     # A prefix may not eat a whole value: its slot would always be empty.
     while prefix and any(len(t) <= len(prefix) for t in tokens):
@@ -325,6 +329,28 @@ def _fixed_prefix(tokens: list[list[str]], allow_words: bool) -> list[str]:
             break
         prefix = prefix[:-1]
     return prefix
+
+
+def _separated_label(tokens: list[str]) -> list[str]:
+    """The tokens of a label and the dash or bar after it that every value
+    opens with ("Phone - " of "Phone - (212) 555-0100"), or none: where
+    every seed's text opens so, the words are its label, not a field of
+    their own before a field separator.
+
+    >>> derive_parts(["Phone - (212) 555-0100", "Phone - (415) 555-0199", "Phone - (312) 555-0144"])
+    ['Phone - ', None]
+    >>> derive_parts(["Type of School | Private", "Type of School | Public", "Type of School | Other"])
+    ['Type of School | ', None]
+    """
+    match = SEPARATED_LABEL.match("".join(tokens))
+    if match is None:
+        return []
+    length = 0
+    for index, token in enumerate(tokens):
+        length += len(token)
+        if length == match.end():
+            return tokens[: index + 1]
+    return []
 
 
 def _list_head(fixed: str) -> bool:
