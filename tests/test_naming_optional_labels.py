@@ -73,3 +73,49 @@ def test_a_label_inside_an_optional_part_labels_its_own_slot() -> None:
         ("series", "Series:"),
         ("pub", ""),
     ]
+
+
+DIRECTORS = ["Ridley Scott", "Jane Campion", "Ang Lee", "Sofia Coppola", "Spike Lee"]
+DIRECTORS += ["Agnes Varda", "Wim Wenders", "Mira Nair", "Bong Joon-ho", "Chloe Zhao"]
+#: How a film page lists its rows (label, value).
+ROWS = {
+    "table": lambda rows: (
+        "<table class='info'>"
+        + "".join(f"<tr><td><b>{k}:</b></td><td>{v}</td></tr>" for k, v in rows)
+        + "</table>"
+    ),
+    "dl": lambda rows: "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows) + "</dl>",
+    "lines": lambda rows: (
+        "<div class='info'>" + "<br>".join(f"<b>{k}:</b> {v}" for k, v in rows) + "</div>"
+    ),
+    "paragraphs": lambda rows: "".join(f"<p><span class='k'>{k}:</span> {v}</p>" for k, v in rows),
+}
+
+
+def _film(rng: random.Random, index: int, idiom: str, director: bool, badge: bool) -> str:
+    rows = [("Genre", rng.choice(["Drama", "Comedy", "Horror", "Western"]))]
+    rows.append(("Runtime", f"{rng.randrange(80, 180)} min"))
+    if director:
+        rows.insert(1, ("Director", DIRECTORS[index]))
+    mark = "<strong>New</strong>" if badge else ""
+    return (
+        f"<html><body><div id='nav'><a href='/'>Home</a></div>{mark}"
+        f"<h1>Film {rng.randrange(1000)}</h1>{ROWS[idiom](rows)}<p>Copyright</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize("idiom", sorted(ROWS))
+@pytest.mark.parametrize("shown", [2, 3, 4])
+def test_an_optional_rows_label_names_its_value(idiom: str, shown: int) -> None:
+    """A row that some seeds show (its label and its value each optional,
+    one after the other) is named by its label; a bold badge some pages
+    show before the heading still names nothing."""
+    rng = random.Random(f"{idiom}{shown}")
+    seeds = [_film(rng, i, idiom, i < shown, i % 2 == 0) for i in range(5)]
+    template = induce_template(seeds)
+    for index in range(5, 10):
+        item = build_item(
+            None, "", "", 0, extract(template, _film(rng, index, idiom, True, True)), template
+        )
+        assert item["director"] == DIRECTORS[index], item
+        assert "new" not in item, item

@@ -263,13 +263,14 @@ class _Namer:
         return sum(uid not in self.styling and not (links and uid in self.links) for uid in uids)
 
     def walk(self, items: list[TNode], ancestors: list[Elem]) -> None:
-        for item in items:
+        for index, item in enumerate(items):
             if isinstance(item, Elem):
                 self.elem(item, ancestors)
             elif isinstance(item, Text):
                 self.text(item, ancestors)
             elif isinstance(item, Opt):
-                self.optional(item, ancestors)
+                following = items[index + 1] if index + 1 < len(items) else None
+                self.optional(item, ancestors, isinstance(following, Opt))
             elif isinstance(item, Set):
                 self.sets.append(item)
                 self.set_depth += 1
@@ -283,7 +284,7 @@ class _Namer:
                     item.uid, "0", "", hint, _path(ancestors), hint or "description"
                 )
 
-    def optional(self, item: Opt, ancestors: list[Elem]) -> None:
+    def optional(self, item: Opt, ancestors: list[Elem], before_optional: bool = False) -> None:
         """Walk an optional part; a label it holds labels its own slots
         only. An optional sibling's text (a "Sale" badge on some cards) is
         no label for the field after it: on a card without the badge the
@@ -293,6 +294,11 @@ class _Namer:
         if len(self.fields) > named:
             # Its slots took the labels before it.
             label = lead = None
+        elif before_optional and _label_alone(item.child):
+            # An optional row's label alone ("<dt>Director</dt>", "<b>Director:</b>"),
+            # its value in the optional part right after it: the label names
+            # that value (not a value every page shows, as a badge would).
+            return
         if self.last_label is not None and self.last_label is not label:
             self.last_label = label
         if self.last_lead is not None and self.last_lead is not lead:
@@ -403,6 +409,34 @@ class _Namer:
         self.last_label = None
         self.last_lead = None
         self.last_slot = [e.uid for e in ancestors]
+
+
+#: Elements a row's label stands in (:data:`LEAD_TAGS` but headings, which
+#: name sections, not the value after them).
+ROW_LABEL_TAGS = LEAD_TAGS - HEADINGS
+
+
+def _label_alone(node: TNode) -> bool:
+    """Whether ``node`` is a row's label and nothing else: one fixed text
+    with no number, in a row label's element (:data:`ROW_LABEL_TAGS`) or
+    ending in a colon, in no heading. A badge's "Sale" is none, nor a
+    block with a bold word inside, nor "Club Price: $15.11", data every
+    seed that showed it agreed on."""
+    texts: list[str] = []
+    tags: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Text) and current.fixed:
+            texts.append(current.parts[0] or "")
+        elif isinstance(current, Elem):
+            tags.add(current.tag)
+            stack.extend(current.children)
+        else:
+            return False
+    if len(texts) != 1 or tags & HEADINGS or any(char.isdigit() for char in texts[0]):
+        return False
+    return label_like(texts[0]) and (bool(tags & ROW_LABEL_TAGS) or texts[0].rstrip().endswith(":"))
 
 
 def _slot_labels(item: Text) -> list[str]:
