@@ -3,7 +3,8 @@
 Folding (:mod:`._fold`) sees one page at a time; once the seeds are merged,
 a set is known better: a list that never varies is template
 (:func:`unfold_constant_sets`), a list of a fixed length may be a tuple, and
-a line that ends with one name may be a list of one (:func:`widen_bylines`).
+a line that ends with one name (:func:`widen_bylines`) or a list element
+with one item (:func:`widen_lists`) may be a list of one.
 """
 
 from __future__ import annotations
@@ -269,3 +270,36 @@ def widen_bylines(scratch: Scratch, root: Elem) -> list[Text]:
         node.children[-1] = body
         separators.append(sep)
     return separators
+
+
+#: Elements whose items are a list by the markup's own word.
+LIST_TAGS = frozenset({"ul", "ol"})
+
+
+def widen_lists(scratch: Scratch, root: Elem) -> None:
+    """Generalize a list element that shows one item with data on every
+    seed (or none on some) into a list of one: seeds that happen to show
+    one author each cannot reveal the list, and a page with three would
+    otherwise give the first and drop the others. A ``<ul>`` or ``<ol>``
+    says its items are a list; an item whose texts are fixed (a menu's
+    entry, a breadcrumb's level) stays."""
+    for node in list(iter_nodes(root)):
+        if not isinstance(node, Elem) or node.tag not in LIST_TAGS or len(node.children) != 1:
+            continue
+        only = node.children[0]
+        item = only.child if isinstance(only, Opt) else only
+        if not isinstance(item, Elem) or item.tag != "li" or not _leaf_item_with_data(item):
+            continue
+        body = Set([item])
+        scratch[body] = scratch[item]
+        node.children = [body]
+
+
+def _leaf_item_with_data(item: Elem) -> bool:
+    """Whether a list item holds a text that varies (a varying link alone
+    may vary by a session id only) and no list of its own (a tree of
+    categories, a menu's submenu)."""
+    inside = list(iter_nodes(item))
+    return any(isinstance(node, Text) and not node.fixed for node in inside) and not any(
+        isinstance(node, Elem) and node.tag in LIST_TAGS for node in inside
+    )
