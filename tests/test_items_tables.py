@@ -1,6 +1,7 @@
 """A table with a header row is a list of records keyed by its header
 cells, for pages with no, one or many body rows; the header in a
-``<thead>`` or in the table's first ``<tr>``."""
+``<thead>`` or in the table's first ``<tr>``, of ``<th>`` or of ``<td>``
+(bold or not), also where every seed shows one body row."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ from scrapy_wrapx.unsupervised.items import build_item
 SIZES = ["XS", "S", "M", "L", "XL", "XXL", "3XL"]
 COLORS = ["Red", "Blue", "Green", "Black", "White", "Teal", "Plum"]
 HEADER = "<tr><th>Size</th><th>Color</th><th>In stock</th></tr>"
+#: Header rows of other cells.
+HEADERS = {
+    "th": HEADER,
+    "td": "<tr><td>Size</td><td>Color</td><td>In stock</td></tr>",
+    "bold td": "<tr><td><b>Size</b></td><td><b>Color</b></td><td><b>In stock</b></td></tr>",
+}
 
 
 def variant_rows(rng: random.Random, rows: int) -> list[dict[str, str]]:
@@ -30,15 +37,17 @@ def variant_rows(rng: random.Random, rows: int) -> list[dict[str, str]]:
     ]
 
 
-def table_page(rng: random.Random, rows: list[dict[str, str]], *, thead: bool) -> str:
+def table_page(
+    rng: random.Random, rows: list[dict[str, str]], *, thead: bool, header: str = HEADER
+) -> str:
     body = "".join(
         f"<tr><td>{row['size']}</td><td>{row['color']}</td><td>{row['in_stock']}</td></tr>"
         for row in rows
     )
     table = (
-        f"<table class='variants'><thead>{HEADER}</thead><tbody>{body}</tbody></table>"
+        f"<table class='variants'><thead>{header}</thead><tbody>{body}</tbody></table>"
         if thead
-        else f"<table class='variants'>{HEADER}{body}</table>"
+        else f"<table class='variants'>{header}{body}</table>"
     )
     return (
         f"<html><body><h1>Shirt {rng.randint(1, 9999)}</h1>{table}<p>Free returns</p></body></html>"
@@ -58,13 +67,19 @@ SEED_ROWS = {
 }
 
 
+@pytest.mark.parametrize("header", sorted(HEADERS))
 @pytest.mark.parametrize("thead", [True, False])
 @pytest.mark.parametrize("seed_rows", sorted(SEED_ROWS))
 @pytest.mark.parametrize("seed", range(3))
-def test_header_cells_key_the_records(seed: int, seed_rows: str, thead: bool) -> None:
+def test_header_cells_key_the_records(seed: int, seed_rows: str, thead: bool, header: str) -> None:
     rng = random.Random(seed)
     seeds = [
-        table_page(rng, variant_rows(rng, n) if n != 1 else [_one(rng, i)], thead=thead)
+        table_page(
+            rng,
+            variant_rows(rng, n) if n != 1 else [_one(rng, i)],
+            thead=thead,
+            header=HEADERS[header],
+        )
         for i, n in enumerate(SEED_ROWS[seed_rows])
     ]
     template = induce_template(seeds)
@@ -74,7 +89,7 @@ def test_header_cells_key_the_records(seed: int, seed_rows: str, thead: bool) ->
         assert render(template, extract(template, tree)) == normalized_form(tree)
     for count in (0, 1, 5):
         rows = variant_rows(rng, count)
-        item = _item(template, table_page(rng, rows, thead=thead))
+        item = _item(template, table_page(rng, rows, thead=thead, header=HEADERS[header]))
         assert item["partial"] is False
         lists = [value for value in item.values() if isinstance(value, list)]
         assert lists == ([rows] if rows else []), item

@@ -250,8 +250,9 @@ def _head(scratch: Scratch, row: Elem, tables: PageTables) -> bool:
 def header_texts(row: Elem, below: TNode | None = None) -> list[str] | None:
     """The header cells' texts of a template row that is a header row,
     else None: every cell holds fixed text only, and is a ``<th>``, or a
-    ``<td>`` above ``below``, a list of body rows of the same width (the
-    template's trace of :func:`_td_header`)."""
+    ``<td>`` above ``below``, a list of body rows of the same width, or
+    one with data in every cell (the template's trace of
+    :func:`_td_header`)."""
     cells = [child for child in row.children if not isinstance(child, Text) or not child.fixed]
     if len(cells) < MIN_HEADER_CELLS or not all(isinstance(cell, Elem) for cell in cells):
         return None
@@ -265,9 +266,17 @@ def header_texts(row: Elem, below: TNode | None = None) -> list[str] | None:
 
 def _body_width(node: TNode | None) -> int | None:
     """The number of cells of the rows of a set of ``<tr>`` (optional or
-    not, as are rows of two styles alternating), or None for anything
+    not, as are rows of two styles alternating), or of one row with data
+    in every cell (seeds that all show one row), or None for anything
     else."""
     inner = core(node) if node is not None else None
+    if isinstance(inner, Elem) and inner.tag == "tr":
+        cells = [cell for cell in map(core, inner.children) if isinstance(cell, Elem)]
+        data = all(
+            any(isinstance(text, Text) and not text.fixed for text in iter_nodes(cell))
+            for cell in cells
+        )
+        return len(cells) if cells and data else None
     if not isinstance(inner, Set):
         return None
     rows = [row for row in map(core, inner.children) if isinstance(row, Elem) and row.tag == "tr"]
