@@ -260,3 +260,21 @@ def test_a_value_shown_in_either_of_two_places_is_one_field(place: str, seed: in
 
 def _holders(fields: dict[str, list[str]], value: str) -> int:
     return sum(any(value in shown for shown in values) for values in fields.values())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_list_of_one_that_copies_a_field_gives_way_to_it(seed: int) -> None:
+    """A list that shows one item on every seed, the value a field outside
+    lists holds too, is a copy of that field: the field stays, a scalar,
+    even where the list comes first."""
+    rng = random.Random(seed)
+    publishers = rng.sample(PUBLISHERS, 5)
+    pages = [
+        f"<body><ul class='from'><li>{publisher}</li></ul><h1>{TITLES[i]}</h1>"
+        f"<p class='pub'>Publisher: {publisher}</p><p>Free delivery</p></body>"
+        for i, publisher in enumerate(publishers)
+    ]
+    template = induce_template(pages)
+    item = _item(template, pages[0].replace(publishers[0], "Crossway Books"))
+    holders = [key for key, value in item.items() if "Crossway Books" in str(value)]
+    assert holders == ["publisher"], item

@@ -144,20 +144,31 @@ def _evidence(profile: Profile) -> bool:
 def copied_fields(template: Template, trees: Sequence[PageTree]) -> dict[str, str]:
     """The fields of ``template`` that copy another field on every seed page
     in ``trees`` (see the module docstring), each mapped to the field that
-    stays. Only fields outside sets: a record's values are the record's,
-    whatever another list repeats."""
+    stays. Fields outside sets, and those of a list that shows one record
+    at most on every seed (a breadcrumb of one crumb, the heading's title):
+    a record's values in a longer list are the record's, whatever another
+    list repeats. Such a list's field is dropped for a field outside sets,
+    never the other way round."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return {}
     inside = enclosing_sets(template.root)
-    scalars = [info for info in template.fields if not inside.get(info.uid, "")]
     per_page = [extract(template, tree).fields for tree in trees]
+    candidates = [
+        info
+        for info in template.fields
+        if not inside.get(info.uid, "")
+        or all(len(fields.get(info.name, ())) <= 1 for fields in per_page)
+    ]
     values = {
         info.name: tuple(tuple(fields.get(info.name, ())) for fields in per_page)
-        for info in scalars
+        for info in candidates
     }
     optional = _optional_uids(template.root)
     # sorted() is stable: among equals, page order decides.
-    ranked = sorted(scalars, key=lambda info: _rank(info, info.uid in optional))
+    ranked = sorted(
+        candidates,
+        key=lambda info: (bool(inside.get(info.uid, "")), *_rank(info, info.uid in optional)),
+    )
     return copies([info.name for info in ranked], values)
 
 
