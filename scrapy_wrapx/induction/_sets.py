@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation
+from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
@@ -288,18 +289,40 @@ def widen_lists(scratch: Scratch, root: Elem) -> None:
             continue
         only = node.children[0]
         item = only.child if isinstance(only, Opt) else only
-        if not isinstance(item, Elem) or item.tag != "li" or not _leaf_item_with_data(item):
+        if not isinstance(item, Elem) or item.tag != "li" or not _leaf_item(scratch, item):
             continue
         body = Set([item])
         scratch[body] = scratch[item]
         node.children = [body]
 
 
-def _leaf_item_with_data(item: Elem) -> bool:
+def _leaf_item(scratch: Scratch, item: Elem) -> bool:
     """Whether a list item holds a text that varies (a varying link alone
-    may vary by a session id only) and no list of its own (a tree of
-    categories, a menu's submenu)."""
+    may vary by a session id only), no list of its own (a tree of
+    categories, a menu's submenu) and no label: "<li>Director: ..</li>" is
+    a labelled row, one of a kind, not an item of a list."""
     inside = list(iter_nodes(item))
-    return any(isinstance(node, Text) and not node.fixed for node in inside) and not any(
-        isinstance(node, Elem) and node.tag in LIST_TAGS for node in inside
+    return (
+        any(isinstance(node, Text) and not node.fixed for node in inside)
+        and not any(isinstance(node, Elem) and node.tag in LIST_TAGS for node in inside)
+        and not any(_labelled(scratch, node) for node in inside)
     )
+
+
+#: Elements whose fixed text labels what follows it.
+_LABEL_TAGS = frozenset({"b", "strong", "dt", "th", "label"})
+
+
+def _labelled(scratch: Scratch, node: TNode) -> bool:
+    """Whether a node is a label: a text that is one, or opens with one
+    every seed shows ("Director: ..", see :func:`._labels.text_label`), or
+    a bold or term element of fixed text ("<b>Director</b>")."""
+    if isinstance(node, Elem):
+        only = node.children[0] if len(node.children) == 1 else None
+        return node.tag in _LABEL_TAGS and isinstance(only, Text) and only.fixed
+    if not isinstance(node, Text):
+        return False
+    info = scratch.get(node)
+    symbol = info.label if info is not None else ""
+    first = node.parts[0] if node.fixed else None
+    return symbol.startswith("#:") or bool(first and opening_label(first))
