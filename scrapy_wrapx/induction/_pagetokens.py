@@ -37,6 +37,7 @@ every seed page are template (see :func:`template_fields`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -200,26 +201,16 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     links = _link_fields(template)
     labelled = _fixed_text_links(template, links)
     hidden = _hidden_fields(template)
+    per_page = [(tree, extract(template, tree).fields) for tree in trees]
+    paging = _paging_fields(template, per_page, links)
     seen: dict[str, tuple[str, ...] | None] = {}
     shown: Counter[str] = Counter()
-    for tree in trees:
-        tokens = tree_tokens(tree)
-        own = own_tokens(tree)
-        address, host = _address(tree.url), _host(tree.url or "")
-        for name, values in extract(template, tree).fields.items():
-            normal = tuple(normalize(value, tokens) for value in values)
-            if name in links:
-                if not normal:
-                    continue
-                normal = tuple(normalize_own(value, own) for value in normal)
-                if all(_about_page(value, address, host, own) for value in values):
-                    # A link about this very page (share it, mail it, print
-                    # it): its target is the page's address, not data.
-                    normal = (MARK,)
-            if hidden.get(name) or (name in hidden and any(map(form_token, values))):
-                # Repeated hidden inputs, their names left behind, or a
-                # form's token: the state a form sends back, not data.
-                normal = (MARK,)
+    for tree, fields in per_page:
+        page = _PageFacts(tree)
+        for name, values in fields.items():
+            normal = _normal(name, values, page, links, paging, hidden)
+            if normal is None:
+                continue
             shown[name] += 1
             if not normal or seen.setdefault(name, normal) != normal:
                 seen[name] = None
@@ -229,8 +220,103 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     return empty + [
         name
         for name, values in seen.items()
-        if values and shown[name] >= _least_seeds(name, links, labelled, len(trees))
+        if values and shown[name] >= _least_seeds(name, links | paging, labelled, len(trees))
     ]
+
+
+class _PageFacts:
+    """What normalising a seed's values asks of the seed, worked out once."""
+
+    def __init__(self, tree: PageTree) -> None:
+        self.tokens = tree_tokens(tree)
+        self.own = own_tokens(tree)
+        self.address, self.host = _address(tree.url), _host(tree.url or "")
+
+
+def _normal(
+    name: str,
+    values: list[str],
+    page: _PageFacts,
+    links: set[str],
+    paging: set[str],
+    hidden: dict[str, bool],
+) -> tuple[str, ...] | None:
+    """A field's values on one seed, normalised (see :func:`template_fields`),
+    or None where a link or a pagination shows none: it may be optional."""
+    normal = tuple(normalize(value, page.tokens) for value in values)
+    if name in links or name in paging:
+        if not normal:
+            return None
+        normal = tuple(normalize_own(value, page.own) for value in normal)
+        if all(_about_page(value, page.address, page.host, page.own) for value in values):
+            # A link about this very page (share it, mail it, print it):
+            # its target is the page's address, not data.
+            normal = (MARK,)
+    if name in paging and (len(values) == 1 or page_run(values)):
+        # Page numbers, and the links to those pages: where to go next,
+        # however many pages there are (a page of one has none).
+        normal = (MARK,)
+    if hidden.get(name) or (name in hidden and any(map(form_token, values))):
+        # Repeated hidden inputs, their names left behind, or a form's
+        # token: the state a form sends back, not data.
+        normal = (MARK,)
+    return normal
+
+
+def _paging_fields(
+    template: Template, per_page: Sequence[tuple[PageTree, dict[str, list[str]]]], links: set[str]
+) -> set[str]:
+    """The fields that show a pagination (:func:`page_run`) on some seed:
+    links to numbered pages (not a gallery's numbered images), and page
+    numbers alone or in a list of nothing but them (numbers in records
+    beside other texts are the records' own: a ranking, a count)."""
+    inside = enclosing_sets(template.root)
+    sets = {info.name: inside.get(info.uid, "") for info in template.fields}
+    texts_in: dict[str, set[str]] = {}
+    for name, set_name in sets.items():
+        if set_name and name not in links:
+            texts_in.setdefault(set_name, set()).add(name)
+    runs = {
+        name
+        for _, fields in per_page
+        for name, values in fields.items()
+        if page_run(values) and (name in links or all(value.isdigit() for value in values))
+    }
+    return {
+        name for name in runs if name in links or not sets.get(name) or texts_in[sets[name]] <= runs
+    }
+
+
+#: The numbers of a value (a page number, or the one in a link to a page).
+_NUMBER = re.compile(r"\d+")
+
+
+def page_run(values: Sequence[str]) -> bool:
+    """Whether a field's values on a page are a pagination's: two numbers
+    or more, one after the other ("1", "2", "3"), or links that differ only
+    by such numbers ("/list?page=2", "/list?page=3").
+
+    >>> page_run(["1", "2", "3"]), page_run(["/l?p=2&s=9", "/l?p=3&s=9"]), page_run(["2", "4"])
+    (True, True, False)
+    >>> page_run(["1"]), page_run(["/p/12", "/p/13-red"]), page_run(["Dune 2", "Dune 3"])
+    (False, False, False)
+    """
+    if len(values) < 2:
+        return False
+    if all(value.isdigit() for value in values):
+        numbers = [int(value) for value in values]
+    else:
+        shapes = {_NUMBER.sub("#", value) for value in values}
+        if len(shapes) != 1 or "/" not in next(iter(shapes)):
+            return False
+        found = [_NUMBER.findall(value) for value in values]
+        changing = [
+            index for index in range(len(found[0])) if len({each[index] for each in found}) > 1
+        ]
+        if len(changing) != 1:
+            return False
+        numbers = [int(each[changing[0]]) for each in found]
+    return all(b == a + 1 for a, b in itertools.pairwise(numbers))
 
 
 #: Shortest page address (host and path) looked for in a link's target.
