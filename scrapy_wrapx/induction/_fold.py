@@ -26,6 +26,8 @@ element, so all the names land in one field; the separators are marked
 
 from __future__ import annotations
 
+import re
+
 from scrapy_wrapx.induction._info import (
     SEPARATOR_CHARS,
     Scratch,
@@ -38,7 +40,7 @@ from scrapy_wrapx.induction._info import (
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
-from scrapy_wrapx.induction._styles import unify_styles
+from scrapy_wrapx.induction._styles import MARK_WORDS, skeleton, unify_styles
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
@@ -88,11 +90,18 @@ def _group_profile(scratch: Scratch, group: list[TNode]) -> frozenset[tuple[str,
 
 
 def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
+    marked = False
     if [_symbol(scratch, x) for x in a] != [_symbol(scratch, y) for y in b]:
-        return False
+        if not _marked(a, b):
+            return False
+        marked = True
     if all(isinstance(x, Text) for x in a):
         return True
     pa, pb = _group_profile(scratch, a), _group_profile(scratch, b)
+    if marked:
+        # Compared without classes: every feature starts with the
+        # element's own label, classes included.
+        pa, pb = scratch.unstyled(pa), scratch.unstyled(pb)
     # Records with template texts must share one (seed 000's textual
     # symbols, and the peer rule of merging): "Publisher: x" and "ISBN: y"
     # rows are no repetitions, while two products that both say "Add to
@@ -104,6 +113,29 @@ def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
     if _cells(a) and _cells(b) and _deep_texts_differ(scratch, a, b):
         return False
     return dice(pa, pb) >= PEER_THRESHOLD
+
+
+def _marked(a: list[TNode], b: list[TNode]) -> bool:
+    """Whether two single elements are one kind of repetition, marked by
+    classes of their own: the first or last item of a list (``class="item
+    first"``, ``"item last"``), a featured card (``"card featured"``), the
+    current entry. The same elements with the same attributes (their
+    :func:`~._styles.skeleton`), a class in common, and the others words
+    of place or state only (:data:`~._styles.MARK_WORDS`): a title and an
+    author in ``"field title"`` and ``"field author"`` are no list."""
+    if len(a) != 1 or len(b) != 1:
+        return False
+    x, y = a[0], b[0]
+    if not (isinstance(x, Elem) and isinstance(y, Elem)) or x.tag != y.tag:
+        return False
+    classes_x = set((x.attrs.get("class") or "").split())
+    classes_y = set((y.attrs.get("class") or "").split())
+    marks = {word for token in classes_x ^ classes_y for word in _CLASS_WORD.split(token) if word}
+    return bool(classes_x & classes_y) and marks <= MARK_WORDS and skeleton(x)[1] == skeleton(y)[1]
+
+
+#: What separates the words of a class token ("is-active", "item--first").
+_CLASS_WORD = re.compile(r"[-_]+")
 
 
 def _cells(group: list[TNode]) -> bool:

@@ -15,6 +15,30 @@ from __future__ import annotations
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.template import Elem, Text, TNode
 
+#: Words of the classes that mark one repetition of a list among the
+#: others (``class="item first"``, ``"card featured"``, ``"is-active"``):
+#: its place or its state, not what it is.
+MARK_WORDS = frozenset(
+    {
+        "first",
+        "last",
+        "odd",
+        "even",
+        "alt",
+        "active",
+        "current",
+        "selected",
+        "featured",
+        "highlight",
+        "highlighted",
+        "top",
+        "bottom",
+        "new",
+        "is",
+        "has",
+    }
+)
+
 #: Elements whose lists compare without classes when one seed shows them
 #: in one style and another in the other (see ``._peers``): table rows
 #: and list items. Two ``<div>`` alike but for their classes are as often
