@@ -10,11 +10,12 @@ A text every seed shows is still data in a *varying place*
 (:func:`varying_places`): a place (its element and the one above, with
 their classes and ids) that holds one text on every seed, not the same
 one, where the page names the place: by a label right before the text, a
-class or id of its element, or as its ``<h1>``. Five seeds of one make each list "2010
-Hyundai Accent" among related models, and four of them head their page
-with it too: the heading's text is still data, which a page of another
-model fills, and alignment must pair it with the fifth seed's "2011
-Hyundai Accent" rather than take the two for different blocks.
+class or id of its element, or as its ``<h1>``. Five seeds of one make
+each list "2010 Hyundai Accent" among related models, and four of them
+head their page with it too: the heading's text is still data, which a
+page of another model fills, and alignment must pair it with the fifth
+seed's "2011 Hyundai Accent" rather than take the two for different
+blocks.
 """
 
 from __future__ import annotations

@@ -323,7 +323,7 @@ class _Namer:
                 item.names[attr] = self.add(
                     item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
                 )
-        icon = item.attrs.get("alt") or item.attrs.get("title") if item.tag == "img" else None
+        icon = (item.attrs.get("alt") or item.attrs.get("title")) if item.tag == "img" else None
         if icon and not variant and _ICON_LABEL.match(icon):
             # An icon before a value names it as a text would ("<img
             # alt='Phone'> (212) 555-0100"); one whose image varies is data,

@@ -14,6 +14,7 @@ from collections import Counter
 from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges
+from scrapy_wrapx.induction._naming import ROW_LABEL_TAGS
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Inline elements that may hold one item of an inline list.
@@ -309,17 +310,13 @@ def _leaf_item(scratch: Scratch, item: Elem) -> bool:
     )
 
 
-#: Elements whose fixed text labels what follows it.
-_LABEL_TAGS = frozenset({"b", "strong", "dt", "th", "label"})
-
-
 def _labelled(scratch: Scratch, node: TNode) -> bool:
     """Whether a node is a label: a text that is one, or opens with one
     every seed shows ("Director: ..", see :func:`._labels.text_label`), or
     a bold or term element of fixed text ("<b>Director</b>")."""
     if isinstance(node, Elem):
         only = node.children[0] if len(node.children) == 1 else None
-        return node.tag in _LABEL_TAGS and isinstance(only, Text) and only.fixed
+        return node.tag in ROW_LABEL_TAGS and isinstance(only, Text) and only.fixed
     if not isinstance(node, Text):
         return False
     info = scratch.get(node)
