@@ -4,8 +4,7 @@ first"``, ``"item last"``), a featured card, the current entry. The marked
 item was a record of its own, its fields scalars beside the list of the
 others, and a page of one card had no list at all. A class in common and
 the other classes words of place or state only
-(:data:`scrapy_wrapx.induction._styles.MARK_WORDS`) make one list, whether
-or not the marked item shows the optional parts the others do.
+(:data:`scrapy_wrapx.induction._styles.MARK_WORDS`) make one list.
 """
 
 from __future__ import annotations
@@ -36,8 +35,7 @@ def _page(rng: random.Random, count: int, marks: str) -> tuple[str, list[str]]:
     names = [f"{rng.choice(NAMES)} {rng.randrange(1000)}" for _ in range(count)]
     items = "".join(
         f"<li class='{MARKS[marks](k, count)}'><a href='/p/{rng.randrange(10**6)}'>{name}</a>"
-        f" <span class='price'>${rng.randrange(5, 99)}.99</span>"
-        f"{'<em>Sale</em>' if rng.random() < 0.3 else ''}</li>"
+        f" <span class='price'>${rng.randrange(5, 99)}.99</span></li>"
         for k, name in enumerate(names)
     )
     html = f"<html><body><h1>Kitchen</h1><ul class='products'>{items}</ul><p>Copyright</p></body></html>"

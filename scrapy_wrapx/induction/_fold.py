@@ -40,7 +40,7 @@ from scrapy_wrapx.induction._info import (
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
-from scrapy_wrapx.induction._styles import MARK_WORDS, unify_styles
+from scrapy_wrapx.induction._styles import MARK_WORDS, skeleton, unify_styles
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
@@ -119,11 +119,10 @@ def _marked(a: list[TNode], b: list[TNode]) -> bool:
     """Whether two single elements are one kind of repetition, marked by
     classes of their own: the first or last item of a list (``class="item
     first"``, ``"item last"``), a featured card (``"card featured"``), the
-    current entry. Elements of one tag with a class in common, and the
-    others words of place or state only (:data:`~._styles.MARK_WORDS`): a
-    title and an author in ``"field title"`` and ``"field author"`` are no
-    list. (Their content is compared as any repetitions' is, optional
-    parts and all, by :func:`_similar`.)"""
+    current entry. The same elements with the same attributes (their
+    :func:`~._styles.skeleton`), a class in common, and the others words
+    of place or state only (:data:`~._styles.MARK_WORDS`): a title and an
+    author in ``"field title"`` and ``"field author"`` are no list."""
     if len(a) != 1 or len(b) != 1:
         return False
     x, y = a[0], b[0]
@@ -132,7 +131,7 @@ def _marked(a: list[TNode], b: list[TNode]) -> bool:
     classes_x = set((x.attrs.get("class") or "").split())
     classes_y = set((y.attrs.get("class") or "").split())
     marks = {word for token in classes_x ^ classes_y for word in _CLASS_WORD.split(token) if word}
-    return bool(classes_x & classes_y) and marks <= MARK_WORDS
+    return bool(classes_x & classes_y) and marks <= MARK_WORDS and skeleton(x)[1] == skeleton(y)[1]
 
 
 #: What separates the words of a class token ("is-active", "item--first").
