@@ -33,7 +33,7 @@ from scrapy_wrapx.induction._copies import copied_fields, note_copies
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labelled import open_labelled_values
-from scrapy_wrapx.induction._labels import template_texts, varying_places
+from scrapy_wrapx.induction._labels import template_texts, text_places, varying_places
 from scrapy_wrapx.induction._latent import name_latent
 from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
@@ -138,9 +138,13 @@ def _parse_seeds(
 
 def _merge_seeds(scratch: Scratch, trees: list[PageTree]) -> Elem:
     """The merge of the seeds' instances, the largest first."""
-    texts, varying = template_texts(trees), varying_places(trees)
+    places = [text_places(tree) for tree in trees]
+    texts, varying = template_texts(trees), varying_places(trees, places)
     seeds = sorted(
-        (instance(scratch, tree, texts, varying) for tree in trees),
+        (
+            instance(scratch, tree, texts, varying, tree_places)
+            for tree, tree_places in zip(trees, places, strict=True)
+        ),
         key=lambda e: -scratch[e].size,
     )
     root = seeds[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.induction._fold import fold_children
 from scrapy_wrapx.induction._info import Info, Scratch, refresh, text_shape
-from scrapy_wrapx.induction._labels import Place, text_label, text_places
+from scrapy_wrapx.induction._labels import Place, text_label
 from scrapy_wrapx.induction._tables import PageTables, fold_rows
 from scrapy_wrapx.template import Blob, Elem, Text, TNode
 
@@ -25,16 +25,17 @@ def instance(
     tree: PageTree,
     template: frozenset[str],
     varying: frozenset[Place],
+    places: list[Place],
 ) -> Elem:
     """The fully fixed template of one page (no recursion; children are
     finished before their parent, so each node's profile can be built from
     theirs, and folding of repeats (:mod:`._fold`) runs on the way up).
     ``template`` and ``varying`` are the seeds' template texts and the
-    places where texts are data all the same (see :mod:`._labels`)."""
+    places where texts are data all the same, ``places`` this page's
+    (see :mod:`._labels`)."""
     made: dict[int, TNode] = {}
     tables = PageTables(template)
     nodes = tree.nodes
-    places = text_places(tree)
     for node in reversed(nodes):
         if node.depth > DEPTH_CAP:
             continue

@@ -64,20 +64,19 @@ def template_texts(trees: Sequence[PageTree]) -> frozenset[str]:
     return frozenset(value for value, count in counts.items() if count >= need)
 
 
-def varying_places(trees: Sequence[PageTree]) -> frozenset[Place]:
+def varying_places(trees: Sequence[PageTree], places: Sequence[list[Place]]) -> frozenset[Place]:
     """The places, named by the site's markup, that hold exactly one text
     on every page, and not the same text on all of them (see the module's
-    docstring)."""
+    docstring); ``places`` are the pages' :func:`text_places`."""
     if len(trees) < 2:
         return frozenset()
     values: dict[Place, set[str]] = {}
     pages: dict[Place, int] = {}
-    for tree in trees:
-        places = text_places(tree)
+    for tree, tree_places in zip(trees, places, strict=True):
         seen: dict[Place, int] = {}
         for leaf in tree.leaves:
             if leaf.tag == TEXT:
-                place = places[leaf.index]
+                place = tree_places[leaf.index]
                 seen[place] = seen.get(place, 0) + 1
                 values.setdefault(place, set()).add(leaf.value)
         for place, count in seen.items():
