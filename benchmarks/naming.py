@@ -104,10 +104,9 @@ def picked(name: str, attribute: str) -> bool:
 
 def induce_named(pages: list[tuple[str, str, str]], previous: Template | None = None) -> Template:
     """Induce and name a template as the crawl does."""
-    htmls = [html for _, _, html in pages]
     urls = [url for _, url, _ in pages]
-    template = induce_template(htmls, urls=urls, previous=previous)
-    trees = [parse(html, url) for html, url in zip(htmls, urls, strict=True)]
+    trees = [parse(html, url) for _, url, html in pages]
+    template = induce_template(trees, urls=urls, previous=previous)
     name_template(template, trees, previous=previous)
     return template
 
