@@ -139,11 +139,11 @@ class Text:
             return () if value == self.parts[0] else None
         pieces, labelled = self._split_pieces()
         slots = split_slots(pieces, value)
-        if not labelled:
-            return slots
-        if slots is not None and not _unknown_label(slots):
-            return slots
-        return split_present(pieces, value)
+        if slots is None:
+            slots = split_folded(pieces, value)
+        if labelled and (slots is None or _unknown_label(slots)):
+            return split_present(pieces, value)
+        return slots
 
     def join(self, slots: tuple[str | None, ...]) -> str:
         """The text of slot values (:meth:`split`'s inverse): an absent
@@ -214,6 +214,42 @@ def split_slots(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
         begin = at + len(separator)
     values.append(value[begin:stop])
     return tuple(values)
+
+
+def split_folded(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
+    """The slot values of ``value`` where an empty slot took the blank
+    beside it: a page's text is whitespace-folded, so "Code: " with no code
+    reads "Code:", and "Height:  | Weight: 9" reads "Height: | Weight: 9".
+    The pieces are matched without their edge blanks and the values
+    stripped, so the empty slot is "" (no value), not the text whole (the
+    label, as a value). Only where no separator is blank alone: stripped,
+    it would match anywhere.
+
+    >>> split_folded(("Code: ", (), ""), "Code:")
+    ('',)
+    >>> split_folded(("Height: ", (" | Weight: ",), " lbs"), "Height: | Weight: 9 lbs")
+    ('', '9')
+    >>> split_folded(("", (" ",), ""), "5") is None
+    True
+    >>> split_folded(("- ", (), ""), "-Note-") is None
+    True
+    """
+    head, separators, tail = pieces
+    stripped = tuple(separator.strip() for separator in separators)
+    if not all(stripped):
+        return None
+    found = split_slots((head.strip(), stripped, tail.strip()), value)
+    if found is None:
+        return None
+    slots = tuple(slot.strip() for slot in found)
+    if "" not in slots:
+        return None
+    # Only blanks may differ: "-Note-" is no "- {slot}" with its blank folded.
+    whole = [head, slots[0]]
+    for separator, slot in zip(separators, slots[1:], strict=True):
+        whole.extend((separator, slot))
+    whole.append(tail)
+    return slots if " ".join("".join(whole).split()) == value else None
 
 
 #: What may stand between a field and the label of the next one in a text

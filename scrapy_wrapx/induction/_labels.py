@@ -28,14 +28,13 @@ from scrapy_wrapx.dom import TEXT, Node, PageTree
 #: A label: words ending in a colon ("Price:", "ISBN-13:"); "12:30" and
 #: "http://x" are none.
 _LABEL = r"[^\W\d_][^:]{0,30}?:"
-#: A text that opens with a label, then a space ("Price: $12").
-_LABEL_PREFIX = re.compile(rf"({_LABEL})\s")
+#: A text that opens with a label, then a space ("Price: $12"), or is one:
+#: a page whose field is empty shows its label alone ("Price:").
+_LABEL_PREFIX = re.compile(rf"({_LABEL})(?:\s|$)")
 #: A label before a dash or a bar ("Phone - (212) 555-0100", "Type | Public"):
 #: a template label only where it opens a text on every seed page (see
 #: :func:`text_label`), as "Kansas City - Downtown" never does.
 SEPARATED_LABEL = re.compile(r"([^\W\d_][^-|\u2013:]{0,30}? [-|\u2013])\s")
-#: A label opening a text, or the whole text: "Price: $12", "UPC:".
-_OPENING_LABEL = re.compile(rf"({_LABEL})(?:\s|$)")
 
 #: Marks a label among the template texts, so that no text value can
 #: collide with it.
@@ -154,13 +153,13 @@ def _page_symbols(tree: PageTree) -> set[str]:
 def opening_label(value: str) -> str:
     """The label a text opens with or is ("Price:" of "Price: $12", "UPC:"
     of "UPC:"), or "", whether or not other pages share it."""
-    match = _OPENING_LABEL.match(value.strip())
+    match = _LABEL_PREFIX.match(value.strip())
     return match.group(1) if match is not None else ""
 
 
 def label_prefix(value: str) -> str:
-    """The label a text opens with ("Price:" of "Price: $12", "Phone -"
-    of "Phone - (212) 555-0100"), or ""."""
+    """The label a text opens with ("Price:" of "Price: $12" or of
+    "Price:", "Phone -" of "Phone - (212) 555-0100"), or ""."""
     match = _LABEL_PREFIX.match(value) or SEPARATED_LABEL.match(value)
     return match.group(1) if match is not None else ""
 

@@ -267,6 +267,36 @@ def derive_parts(samples: Sequence[str], *, whole: bool = False) -> list[str | N
     if len(values) == 1:
         return [values[0]]
     allow_words = len(values) >= MIN_WORD_SAMPLES
+    parts = _derive(values, whole, allow_words)
+    shortest = min(map(len, values))
+    bare = [value for value in values if len(value) == shortest]
+    rest = [value for value in values if len(value) > shortest]
+    if len(rest) < 2:
+        return parts
+    # A seed with an empty field shows the template where its data would
+    # be ("Code:" beside "Code: 7044"): the template is what the others
+    # share, where the bare one fits with that slot empty.
+    without = _derive(rest, whole, allow_words)
+    if _fixed_length(without) > _fixed_length(parts) and all(
+        _empty_fit(without, value) for value in bare
+    ):
+        return without
+    return parts
+
+
+def _fixed_length(parts: list[str | None]) -> int:
+    return sum(len(part) for part in parts if part is not None)
+
+
+def _empty_fit(parts: list[str | None], value: str) -> bool:
+    """Whether ``value`` is ``parts`` with a slot empty (not absent: a
+    value that lacks a label fits a labelled text with its slot absent and
+    the label's data run into the slot before)."""
+    slots = Text(parts).split(value)
+    return slots is not None and "" in slots
+
+
+def _derive(values: list[str], whole: bool, allow_words: bool) -> list[str | None]:
     tokens = [_TOKEN.findall(value) for value in values]
     prefix = _fixed_prefix(tokens, allow_words)
     rests = [t[len(prefix) :] for t in tokens]
