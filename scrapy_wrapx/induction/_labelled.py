@@ -16,15 +16,18 @@ because a label introduces it, the text stays a slot:
 
 Values are short (:data:`MAX_VALUE_WORDS`) and no sentences: one after
 "Note:" is the page's wording, not a value. Table columns are handled apart
-(:func:`._tables.open_cells`).
+(:func:`._tables.open_cells`). A labelled value among the site's chrome,
+the header's "Order By Phone: 800-806-1115" beside its menus, stays
+template (see :func:`_in_chrome`).
 """
 
 from __future__ import annotations
 
 import itertools
 
+from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like
-from scrapy_wrapx.template import Elem, Text, TNode
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Most words of a fixed text taken for a value after a label.
 MAX_VALUE_WORDS = 8
@@ -38,18 +41,87 @@ VALUE_CELLS = frozenset({"td", "dd"})
 def open_labelled_values(root: Elem) -> list[Text]:
     """Make every fixed text right after its label a slot, in the parts
     every seed shows (an optional part may be one seed's alone, where
-    every text is fixed for want of a second sample); returns them."""
-    opened: list[Text] = []
+    every text is fixed for want of a second sample), unless it is the
+    page's chrome (:func:`_in_chrome`); returns them."""
+    found: list[tuple[Text, Elem, Elem]] = []  # value, label, their element
+    parents: dict[int, Elem] = {}
     stack: list[Elem] = [root]
     while stack:
         node = stack.pop()
         for before, after in itertools.pairwise(node.children):
             value = _value_after(before, after)
             if value is not None:
-                value.parts = [None]
-                opened.append(value)
-        stack.extend(child for child in node.children if isinstance(child, Elem))
+                assert isinstance(before, Elem)  # _value_after's label
+                found.append((value, before, node))
+        for child in node.children:
+            if isinstance(child, Elem):
+                parents[id(child)] = node
+                stack.append(child)
+    varying = _varying(root)
+    paired = {id(text) for value, label, _ in found for text in (value, *iter_nodes(label))}
+    opened = [
+        value
+        for value, _, node in found
+        if not _in_chrome(_fixed_top(node, parents, varying), paired)
+    ]
+    for value in opened:
+        value.parts = [None]
     return opened
+
+
+def _varying(root: Elem) -> set[int]:
+    """The ids of the nodes whose subtree varies between seeds: a text
+    with a slot, an optional or a repeated part, or an ancestor of one."""
+    found: set[int] = set()
+    order: list[tuple[TNode, TNode | None]] = []
+    stack: list[tuple[TNode, TNode | None]] = [(root, None)]
+    while stack:
+        node, parent = stack.pop()
+        order.append((node, parent))
+        if isinstance(node, (Elem, Set)):
+            stack.extend((child, node) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, node))
+    for node, parent in reversed(order):  # children before their parents
+        varies = id(node) in found or isinstance(node, (Set, Opt))
+        varies = varies or (isinstance(node, Text) and not node.fixed)
+        if varies:
+            found.add(id(node))
+            if parent is not None:
+                found.add(id(parent))
+    return found
+
+
+def _fixed_top(node: Elem, parents: dict[int, Elem], varying: set[int]) -> Elem | None:
+    """The largest subtree around ``node`` that is the same on every seed;
+    None where ``node``'s own subtree varies."""
+    if id(node) in varying:
+        return None
+    while id(node) in parents and id(parents[id(node)]) not in varying:
+        node = parents[id(node)]
+    return node
+
+
+def _in_chrome(top: Elem | None, paired: set[int]) -> bool:
+    """Whether a labelled value the seeds agree on is the site's chrome:
+    the largest part of the page around it that no seed varies holds more
+    than labelled values and headings, as a header's phone line sits among
+    its menus ("Order By Phone: 800-806-1115"). Then it stays template,
+    latent (:mod:`._latent`): a page where it differs shows it. A box of
+    labelled values alone ("Team: Boston Celtics" of five seeds of one
+    team) is data."""
+    if top is None:
+        return False
+    stack: list[tuple[TNode, bool]] = [(top, False)]
+    while stack:
+        node, heading = stack.pop()
+        if isinstance(node, Text):
+            if id(node) not in paired and not heading:
+                return True
+        elif isinstance(node, Elem):
+            inside = heading or node.tag in HEADINGS
+            stack.extend((child, inside) for child in node.children)
+    return False
 
 
 def _value_after(before: TNode, after: TNode) -> Text | None:
