@@ -110,3 +110,36 @@ def test_rows_with_different_labels_do_not_fold() -> None:
     template = induce_template(pages)
     assert not template.set_names
     assert {"publisher", "pages", "format"} <= set(template.field_names)
+
+
+def rated_card(rng: random.Random) -> str:
+    """A card with two optional parts, a badge before its link and a
+    rating after its price."""
+    badge = "<span class='badge'>Sale</span>" if rng.random() < 0.3 else ""
+    stars = f"<span class='stars'>{rng.randint(1, 5)} stars</span>" if rng.random() < 0.6 else ""
+    name = " ".join(rng.choice(WORDS) for _ in range(2))
+    return (
+        f"<div class='card'>{badge}<a href='/p/{rng.randint(1, 99999)}'>{name}</a>"
+        f"<span class='price'>${rng.randint(5, 99)}.99</span>{stars}</div>"
+    )
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_cards_one_seed_folds_in_two_runs_are_one_list(seed: int) -> None:
+    """A seed whose cards fold into two runs (each page's lists are folded
+    on that page alone) gave two sets side by side, a page's cards split
+    between two fields (:func:`scrapy_wrapx.induction._sets.join_split_sets`)."""
+    rng = random.Random(seed)
+
+    def page(cards: int) -> tuple[str, list[str]]:
+        html = [rated_card(rng) for _ in range(cards)]
+        body = "".join(html)
+        links = [part.split("href='")[1].split("'")[0] for part in html]
+        return f"<html><body><h1>Kitchen</h1><div class='grid'>{body}</div></body></html>", links
+
+    template = induce_template([page(rng.randint(3, 8))[0] for _ in range(5)])
+    assert len(template.set_names) == 1, template.set_names
+    for count in (1, 4, 12):
+        html, links = page(count)
+        records = _records(_item(template, html))
+        assert [record.get(_link_key(records)) for record in records] == links

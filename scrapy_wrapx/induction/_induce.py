@@ -40,7 +40,12 @@ from scrapy_wrapx.induction._naming import name_fields
 from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
 from scrapy_wrapx.induction._prose import blob_prose
 from scrapy_wrapx.induction._rename import keep_names, keep_set_names
-from scrapy_wrapx.induction._sets import unfold_constant_sets, widen_bylines, widen_lists
+from scrapy_wrapx.induction._sets import (
+    join_split_sets,
+    unfold_constant_sets,
+    widen_bylines,
+    widen_lists,
+)
 from scrapy_wrapx.induction._tables import open_cells, widen_rows
 from scrapy_wrapx.induction._tokens import derive_parts
 from scrapy_wrapx.template import (
@@ -80,6 +85,7 @@ def _induce(trees: list[PageTree], previous: Template | None) -> Template:
     unfold_constant_sets(scratch, root)
     if len(trees) > 1:
         blob_prose(scratch, root)
+    join_split_sets(scratch, root)
     separators = widen_bylines(scratch, root) if len(trees) > 1 else []
     if len(trees) > 1:
         widen_rows(scratch, root)

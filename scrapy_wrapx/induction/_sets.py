@@ -4,7 +4,8 @@ Folding (:mod:`._fold`) sees one page at a time; once the seeds are merged,
 a set is known better: a list that never varies is template
 (:func:`unfold_constant_sets`), a list of a fixed length may be a tuple, and
 a line that ends with one name (:func:`widen_bylines`) or a list element
-with one item (:func:`widen_lists`) may be a list of one.
+with one item (:func:`widen_lists`) may be a list of one, and one list
+that seeds cut in two differently is one (:func:`join_split_sets`).
 """
 
 from __future__ import annotations
@@ -13,14 +14,73 @@ from collections import Counter
 
 from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation
 from scrapy_wrapx.induction._labels import opening_label
-from scrapy_wrapx.induction._merge import merge_hedges
+from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes, optional
 from scrapy_wrapx.induction._naming import ROW_LABEL_TAGS
+from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Inline elements that may hold one item of an inline list.
 INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "cite"})
 #: Instances with the very same content that make a set template.
 CONSTANT_INSTANCES = 2
+
+
+def join_split_sets(scratch: Scratch, root: Elem) -> None:
+    """Join every two adjacent sets of the very same body into one. Each
+    seed's lists are folded on that page alone, where cards with an
+    optional part (a badge, a rating) may fold into runs of their own; the
+    merge then lines up one seed's two runs against another's one, and the
+    template holds two sets of one card side by side, a page's cards split
+    between two fields at random."""
+    stack: list[TNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Elem | Set):
+            joined: list[TNode] = []
+            for child in node.children:
+                if joined and _same_list(scratch, joined[-1], child):
+                    joined[-1] = _join(scratch, joined[-1], child)
+                else:
+                    joined.append(child)
+            node.children = joined
+            stack.extend(joined)
+        elif isinstance(node, Opt):
+            stack.append(node.child)
+
+
+def _listed(node: TNode) -> Set | None:
+    """The set ``node`` is, optional or not."""
+    inner = node.child if isinstance(node, Opt) else node
+    return inner if isinstance(inner, Set) else None
+
+
+def _same_list(scratch: Scratch, a: TNode, b: TNode) -> bool:
+    """Whether two sets repeat one kind of item: the same elements (tag and
+    class, optional or not) in the same order, alike as trees by the
+    measure folding uses (:data:`._peers.PEER_THRESHOLD`)."""
+    set_a, set_b = _listed(a), _listed(b)
+    if set_a is None or set_b is None or _items(set_a) != _items(set_b):
+        return False
+    return dice(scratch[set_a].profile, scratch[set_b].profile) >= PEER_THRESHOLD
+
+
+def _items(node: Set) -> list[tuple[str, str | None] | None]:
+    """A set's body as the tag and class of each element, None for a text."""
+    items: list[tuple[str, str | None] | None] = []
+    for child in node.children:
+        inner = child.child if isinstance(child, Opt) else child
+        items.append((inner.tag, inner.attrs.get("class")) if isinstance(inner, Elem) else None)
+    return items
+
+
+def _join(scratch: Scratch, a: TNode, b: TNode) -> TNode:
+    set_a, set_b = _listed(a), _listed(b)
+    assert set_a is not None and set_b is not None
+    joined = merge_nodes(scratch, set_a, set_b)
+    # Its repetitions per seed are no longer known: no tuple (_as_tuple).
+    scratch[joined].instances = None
+    both_optional = isinstance(a, Opt) and isinstance(b, Opt)
+    return optional(scratch, joined) if both_optional else joined
 
 
 def unfold_constant_sets(scratch: Scratch, root: Elem) -> None:
