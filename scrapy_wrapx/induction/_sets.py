@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation
+from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation, refresh
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes, optional
 from scrapy_wrapx.induction._naming import ROW_LABEL_TAGS
@@ -103,7 +103,11 @@ def unfold_constant_sets(scratch: Scratch, root: Elem) -> None:
             inner = _unfolded(scratch, node.child)
             # An optional constant list: optional as a whole, which an
             # Opt cannot hold, so it stays a set of its one content.
-            node.child = inner[0] if len(inner) == 1 else Set(inner)
+            if len(inner) == 1:
+                node.child = inner[0]
+            else:
+                node.child = Set(inner)
+                refresh(scratch, node.child)
             stack.append(node.child)
 
 
