@@ -40,7 +40,7 @@ from scrapy_wrapx.induction._info import (
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
-from scrapy_wrapx.induction._styles import MARK_WORDS, skeleton, unify_styles
+from scrapy_wrapx.induction._styles import MARK_WORDS, STRIPED_TAGS, skeleton, unify_styles
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
@@ -122,7 +122,9 @@ def _marked(a: list[TNode], b: list[TNode]) -> bool:
     current entry. The same elements with the same attributes (their
     :func:`~._styles.skeleton`), a class in common, and the others words
     of place or state only (:data:`~._styles.MARK_WORDS`): a title and an
-    author in ``"field title"`` and ``"field author"`` are no list."""
+    author in ``"field title"`` and ``"field author"`` are no list. Table
+    rows and list items (:data:`~._styles.STRIPED_TAGS`) need only the
+    words of place or state, whatever their skeletons."""
     if len(a) != 1 or len(b) != 1:
         return False
     x, y = a[0], b[0]
@@ -131,7 +133,14 @@ def _marked(a: list[TNode], b: list[TNode]) -> bool:
     classes_x = set((x.attrs.get("class") or "").split())
     classes_y = set((y.attrs.get("class") or "").split())
     marks = {word for token in classes_x ^ classes_y for word in _CLASS_WORD.split(token) if word}
-    return bool(classes_x & classes_y) and marks <= MARK_WORDS and skeleton(x)[1] == skeleton(y)[1]
+    if not marks <= MARK_WORDS:
+        return False
+    if x.tag in STRIPED_TAGS and classes_x ^ classes_y:
+        # Rows striped "odd"/"even", an item "featured": a table's row or
+        # a list's item is no part of a record, whatever optional parts it
+        # shows (profiles still decide, compared without classes).
+        return True
+    return bool(classes_x & classes_y) and skeleton(x)[1] == skeleton(y)[1]
 
 
 #: What separates the words of a class token ("is-active", "item--first").
