@@ -145,6 +145,24 @@ class Text:
             return split_present(pieces, value)
         return slots
 
+    def foreign_label(self, value: str) -> bool:
+        """Whether ``value``, which does not fit this text, opens with a
+        label other than the one this text opens with: "Our price: $9"
+        where the seeds read "List price: {}" is another field's text, not
+        this field's value whole.
+
+        >>> Text(["List price: ", None]).foreign_label("Our price: $23.99")
+        True
+        >>> Text(["List price: ", None]).foreign_label("List price $23.99")
+        False
+        """
+        (head, _, _), _ = self._split_pieces()
+        own = _OPENING_LABEL.match(head)
+        if own is None:
+            return False
+        other = _OPENING_LABEL.match(value)
+        return other is not None and other.group(1) != own.group(1)
+
     def join(self, slots: tuple[str | None, ...]) -> str:
         """The text of slot values (:meth:`split`'s inverse): an absent
         slot goes with the labelled separator before it."""
@@ -251,6 +269,9 @@ def split_folded(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
     whole.append(tail)
     return slots if " ".join("".join(whole).split()) == value else None
 
+
+#: A label a text opens with, a space after it: "Price:" of "Price: $12".
+_OPENING_LABEL = re.compile(r"([^\W\d_][^:]{0,30}:)\s")
 
 #: What may stand between a field and the label of the next one in a text
 #: of labelled fields: whitespace and separator punctuation, never a

@@ -66,7 +66,7 @@ def first_leaf(item: Elem, depth: int | None = None) -> str | None:
     return text.parts[0] if text is not None else None
 
 
-def _first_text(item: Elem, depth: int | None = None) -> Text | None:
+def _first_text(item: Elem, depth: int | None = None, fixed: bool = True) -> Text | None:
     node: TNode = item
     levels = 0
     while isinstance(node, Elem):
@@ -74,7 +74,7 @@ def _first_text(item: Elem, depth: int | None = None) -> Text | None:
             return None
         node = node.children[0]
         levels += 1
-    return node if isinstance(node, Text) and node.fixed else None
+    return node if isinstance(node, Text) and (node.fixed or not fixed) else None
 
 
 #: How many latent texts on each side of one are its neighbours (see
@@ -105,6 +105,10 @@ class Compiled:
         #: its own, that label: a page's text that starts with it fits.
         self.anchor_label: dict[int, str] = {}
         self.row_label_prefix: dict[int, str] = {}
+        #: Where an element opens with a text of data after a label of its
+        #: own ("List price: {}"), near enough to the top to be its row's,
+        #: that text (see :meth:`.Fits.other_label`).
+        self.row_text: dict[int, Text | None] = {}
         #: For elements whose children are all elements and texts: their tags.
         self.tags: dict[int, tuple[str, ...] | None] = {}
         #: Per element: what :meth:`.Matcher.elem` reads, in one lookup.
@@ -184,6 +188,7 @@ class Compiled:
         self.row_label[uid] = first_leaf(node, ROW_LABEL_DEPTH)
         self.anchor_label[uid] = _latent_label(node)
         self.row_label_prefix[uid] = _latent_label(node, ROW_LABEL_DEPTH)
+        self.row_text[uid] = _first_text(node, ROW_LABEL_DEPTH, fixed=False)
         self.tags[uid] = _tags(node.children)
         self.elems[uid] = (
             tuple(node.variant_attrs),

@@ -189,13 +189,23 @@ class Fits:
         (:data:`~._compiled.ROW_LABEL_DEPTH`)."""
         anchor = self.c.row_label[t.uid]
         if anchor is None:
-            return False
+            return self._other_row_label(t, node)
         first = node.first_leaf
         if first < 0:
             return True
         value = self.leaves[first].value
         label = self.c.row_label_prefix[t.uid]
         return value != anchor and not (label and value.startswith(label))
+
+    def _other_row_label(self, t: Elem, node: Node) -> bool:
+        """Whether ``node`` opens with another label than the one before
+        the data ``t`` opens with: "Our price: $9" is no "List price: {}"."""
+        text = self.c.row_text[t.uid]
+        first = node.first_leaf
+        if text is None or text.fixed or first < 0:
+            return False
+        leaf = self.leaves[first]
+        return leaf.tag == TEXT and text.foreign_label(leaf.value)
 
     def starts(self, uid: int, node: Node) -> bool:
         """Whether ``node`` can start the content of optional or set ``uid``

@@ -117,7 +117,7 @@ class Matcher(Fits):
         slots = item.split(value)
         if slots is None:
             self.misfits += 1
-            if item.slots:
+            if item.slots and not item.foreign_label(value):
                 env[item.uid] = value  # did not fit the tokens: kept whole
             return 0.0
         if item.slots:
