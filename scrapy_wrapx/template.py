@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -166,13 +166,8 @@ class Text:
     def join(self, slots: tuple[str | None, ...]) -> str:
         """The text of slot values (:meth:`split`'s inverse): an absent
         slot goes with the labelled separator before it."""
-        (head, separators, tail), _ = self._split_pieces()
-        out = [head, slots[0] or ""]
-        for separator, slot in zip(separators, slots[1:], strict=True):
-            if slot is not None:
-                out.extend((separator, slot))
-        out.append(tail)
-        return "".join(out)
+        pieces, _ = self._split_pieces()
+        return join_pieces(pieces, slots)
 
     def _split_pieces(self) -> tuple[_Pieces, bool]:
         """The text's pieces, and whether it is a run of labelled fields
@@ -201,6 +196,18 @@ def _pieces(parts: list[str | None]) -> _Pieces:
         else:
             run.append(part)
     return runs[0], tuple(runs[1:]), "".join(run)
+
+
+def join_pieces(pieces: _Pieces, slots: Sequence[str | None]) -> str:
+    """The text of ``pieces`` with ``slots`` in them; an absent (None) slot
+    goes with the separator before it."""
+    head, separators, tail = pieces
+    out = [head, slots[0] or ""]
+    for separator, slot in zip(separators, slots[1:], strict=True):
+        if slot is not None:
+            out.extend((separator, slot))
+    out.append(tail)
+    return "".join(out)
 
 
 def split_slots(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
@@ -263,11 +270,7 @@ def split_folded(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
     if "" not in slots:
         return None
     # Only blanks may differ: "-Note-" is no "- {slot}" with its blank folded.
-    whole = [head, slots[0]]
-    for separator, slot in zip(separators, slots[1:], strict=True):
-        whole.extend((separator, slot))
-    whole.append(tail)
-    return slots if " ".join("".join(whole).split()) == value else None
+    return slots if " ".join(join_pieces(pieces, slots).split()) == value else None
 
 
 #: A label a text opens with, a space after it: "Price:" of "Price: $12".

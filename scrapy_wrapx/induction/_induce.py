@@ -85,6 +85,8 @@ def _induce(trees: list[PageTree], previous: Template | None) -> Template:
     unfold_constant_sets(scratch, root)
     if len(trees) > 1:
         blob_prose(scratch, root)
+    # After prose is blobbed: runs of a paragraph's links joined would keep
+    # it from reading as prose.
     join_split_sets(scratch, root)
     separators = widen_bylines(scratch, root) if len(trees) > 1 else []
     if len(trees) > 1:

@@ -26,12 +26,12 @@ CONSTANT_INSTANCES = 2
 
 
 def join_split_sets(scratch: Scratch, root: Elem) -> None:
-    """Join every two adjacent sets of the very same body into one. Each
-    seed's lists are folded on that page alone, where cards with an
-    optional part (a badge, a rating) may fold into runs of their own; the
-    merge then lines up one seed's two runs against another's one, and the
-    template holds two sets of one card side by side, a page's cards split
-    between two fields at random."""
+    """Join every two adjacent sets that repeat one kind of item
+    (:func:`_same_list`) into one. Each seed's lists are folded on that
+    page alone, where cards with an optional part (a badge, a rating) may
+    fold into runs of their own; the merge then lines up one seed's two
+    runs against another's one, and the template holds two sets of one
+    card side by side, a page's cards split between two fields at random."""
     stack: list[TNode] = [root]
     while stack:
         node = stack.pop()
@@ -77,8 +77,6 @@ def _join(scratch: Scratch, a: TNode, b: TNode) -> TNode:
     set_a, set_b = _listed(a), _listed(b)
     assert set_a is not None and set_b is not None
     joined = merge_nodes(scratch, set_a, set_b)
-    # Its repetitions per seed are no longer known: no tuple (_as_tuple).
-    scratch[joined].instances = None
     both_optional = isinstance(a, Opt) and isinstance(b, Opt)
     return optional(scratch, joined) if both_optional else joined
 
