@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 
 from scrapy_wrapx.dom import HEADINGS
-from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like
+from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like, sentence_tail
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Most words of a fixed text taken for a value after a label.
@@ -162,5 +162,5 @@ def _value_like(text: Text) -> bool:
         return False
     value = (text.parts[0] or "").strip()
     words = len(value.split())
-    sentence = value.endswith(".") and words > MAX_ABBREVIATION_WORDS
+    sentence = (value.endswith(".") and words > MAX_ABBREVIATION_WORDS) or sentence_tail(value)
     return bool(value) and not value.endswith(":") and words <= MAX_VALUE_WORDS and not sentence

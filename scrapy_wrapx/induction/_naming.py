@@ -114,6 +114,20 @@ def label_like(text: str) -> bool:
     )
 
 
+def sentence_tail(text: str) -> bool:
+    """Whether a text is the end of a sentence that an inline element
+    interrupted ("click the <b>Buy</b> button below."): it opens in lower
+    case and ends with a full stop, so it is wording, neither a label of
+    the text after it nor a value of the element before it ("Item No."
+    opens in upper case).
+
+    >>> sentence_tail("button below."), sentence_tail("Item No."), sentence_tail("in stock")
+    (True, False, False)
+    """
+    stripped = text.strip()
+    return stripped[:1].islower() and stripped.endswith((".", "!", "?"))
+
+
 def _hint(ancestors: list[Elem], reach: int = 1) -> str:
     """The first word of a naming attribute of the nearest of the last
     ``reach`` elements of ``ancestors``. Only the text's own element (or,
@@ -387,6 +401,11 @@ class _Namer:
             # A link's words name where it leads ("Bookmark", "Reviews"),
             # not the value after it; one with a colon still labels it.
             self.last_label = None
+        elif sentence_tail(value):
+            # The sentence an inline element interrupted goes on: that
+            # element ("click the <b>Buy</b> button below.") led nothing.
+            self.last_label = None
+            self.last_lead = None
         elif label_like(value):
             self.last_label = (value, chain)
             if _in_lead(ancestors):
