@@ -24,49 +24,83 @@ template (see :func:`_in_chrome`).
 from __future__ import annotations
 
 import itertools
+import re
 
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like, sentence_tail
-from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
+from scrapy_wrapx.template import LATENT_LABEL, Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Most words of a fixed text taken for a value after a label.
 MAX_VALUE_WORDS = 8
 #: A value may end with a period only this short ("Acme Inc."): longer,
 #: it is a sentence.
 MAX_ABBREVIATION_WORDS = 3
+#: A label's colon or dash that opens the value's text.
+_LEAD_SEPARATOR = re.compile(r"[:\-\u2013|]\s+")
 #: Cells that hold the value of the cell before them.
 VALUE_CELLS = frozenset({"td", "dd"})
 
 
 def open_labelled_values(root: Elem) -> list[Text]:
     """Make every fixed text right after its label a slot, in the parts
-    every seed shows (an optional part may be one seed's alone, where
-    every text is fixed for want of a second sample), unless it is the
+    every seed shows and in optional ones (an optional row may be one
+    seed's alone, every text of it fixed for want of a second sample: the
+    next page's director is another), outside lists, unless it is the
     page's chrome (:func:`_in_chrome`); returns them."""
     found: list[tuple[Text, Elem, Elem]] = []  # value, label, their element
+    own: list[tuple[Text, Elem]] = []  # "Director: Ed Wood", its element
     parents: dict[int, Elem] = {}
     stack: list[Elem] = [root]
     while stack:
         node = stack.pop()
-        for before, after in itertools.pairwise(node.children):
+        children = [child.child if isinstance(child, Opt) else child for child in node.children]
+        for before, after in itertools.pairwise(children):
             value = _value_after(before, after)
             if value is not None:
                 assert isinstance(before, Elem)  # _value_after's label
                 found.append((value, before, node))
-        for child in node.children:
-            if isinstance(child, Elem):
-                parents[id(child)] = node
-                stack.append(child)
+        for child, inner in zip(node.children, children, strict=True):
+            if isinstance(inner, Elem):
+                parents[id(inner)] = node
+                stack.append(inner)
+                row_text = _own_labelled(inner) if isinstance(child, Opt) else None
+                if row_text is not None:
+                    own.append((row_text, inner))
     varying = _varying(root)
     paired = {id(text) for value, label, _ in found for text in (value, *iter_nodes(label))}
+    paired.update(id(text) for text, _ in own)
     opened = [
         value
         for value, _, node in found
         if not _in_chrome(_fixed_top(node, parents, varying), paired)
     ]
     for value in opened:
-        value.parts = [None]
+        # The colon or dash of a label outside its element stays template:
+        # "<b>Age Range</b>: Ages 8-12" is "Ages 8-12".
+        text = value.parts[0] or ""
+        lead = _LEAD_SEPARATOR.match(text)
+        value.parts = [lead.group(), None] if lead and lead.end() < len(text) else [None]
+    for value, node in own:
+        if not _in_chrome(_fixed_top(node, parents, varying), paired):
+            label = LATENT_LABEL.match(value.parts[0] or "")
+            assert label is not None  # _own_labelled's
+            value.parts = [label.group(), None]
+            opened.append(value)
     return opened
+
+
+def _own_labelled(elem: Elem) -> Text | None:
+    """The text of an optional row that is one text opening with its own
+    label and a value (``<li>Director: Ed Wood</li>``), else None: seen
+    on one seed only, the text is fixed for want of a second sample, and
+    the next page's director is another."""
+    if len(elem.children) != 1 or not isinstance(elem.children[0], Text):
+        return None
+    text = elem.children[0]
+    label = LATENT_LABEL.match(text.parts[0] or "") if text.fixed else None
+    if label is None or not _value_like(Text([(text.parts[0] or "")[label.end() :]])):
+        return None
+    return text
 
 
 def _varying(root: Elem) -> set[int]:
