@@ -3,7 +3,8 @@
 colon, ``th``, ``dt``, a label element or class, a bold lead-in, a heading
 above, a list item, a label before a dash or a bar ("Phone - (212)
 555-0100", "Type | Public"), where rows alike but for their labels once
-folded into one list of unnamed texts, and an icon's alternative text.
+folded into one list of unnamed texts, an icon's alternative text, and
+the value's own element's ``title`` (``<span title="Director">``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ IDIOMS = {
     "bar": "<p>{label} | {value}</p>",
     "en dash": "<div>{label} \u2013 {value}</div>",
     "icon": "<p><img src='/icons/{file}.gif' alt='{label}'> {value}</p>",
+    "own title": "<p><span title='{label}'>{value}</span></p>",
 }
 SCHOOLS = [
     "Public",

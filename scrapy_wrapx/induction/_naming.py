@@ -150,6 +150,17 @@ _ICON_WORD = r"[^\W\d_](?:[^\W\d_]|['&/-])*"
 _ICON_LABEL = re.compile(rf"{_ICON_WORD}(?: {_ICON_WORD}){{0,3}}:?$")
 
 
+def _titled(elem: Elem) -> bool:
+    """Whether an element's ``title`` names the value it holds: the same
+    few words on every seed (:data:`_ICON_LABEL`), over a text that
+    varies. A link's title that varies with the link is data; one with a
+    number ("Rated 4.5 of 5") is no label."""
+    title = elem.attrs.get("title")
+    if not title or not _ICON_LABEL.match(title):
+        return False
+    return any(isinstance(child, Text) and not child.fixed for child in elem.children)
+
+
 class _Namer:
     def __init__(self, previous: list[FieldInfo] | None) -> None:
         self.fields: list[FieldInfo] = []
@@ -343,6 +354,10 @@ class _Namer:
             # alt='Phone'> (212) 555-0100"); one whose image varies is data,
             # and a file name ("1ptrans.gif (807 bytes)") says nothing.
             self.fixed_text(icon, ancestors)
+        elif item.tag != "img" and _titled(item):
+            # The element's own title names the value inside it
+            # ("<span title='Director'>Ang Lee</span>"), as a label would.
+            self.fixed_text(item.attrs["title"] or "", chain)
         columns = self.columns(item, ancestors) if item.tag == "tr" else None
         if columns is None:
             self.walk(item.children, chain)
