@@ -273,8 +273,11 @@ def split_folded(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
     return slots if " ".join(join_pieces(pieces, slots).split()) == value else None
 
 
+#: A label: words ending in a colon ("Price:", "ISBN-13:"); "12:30" and
+#: "http://x" are none.
+LABEL = r"[^\W\d_][^:]{0,30}:"
 #: A label a text opens with, a space after it: "Price:" of "Price: $12".
-_OPENING_LABEL = re.compile(r"([^\W\d_][^:]{0,30}:)\s")
+_OPENING_LABEL = re.compile(rf"({LABEL})\s")
 
 #: What may stand between a field and the label of the next one in a text
 #: of labelled fields: whitespace and separator punctuation, never a
@@ -612,7 +615,7 @@ COPY_FALLBACKS = "copy_fallbacks"
 
 #: A label a fixed text opens with ("Team: " of "Team: Boston Celtics"):
 #: it names the text's latent field and is no part of its value.
-LATENT_LABEL = re.compile(r"\s*[^\W\d_][^:]{0,30}:\s*(?=\S)")
+LATENT_LABEL = re.compile(rf"\s*{LABEL}\s*(?=\S)")
 
 
 def latent_fields(template: Template) -> dict[int, str]:

@@ -202,7 +202,7 @@ class Fits:
         the data ``t`` opens with: "Our price: $9" is no "List price: {}"."""
         text = self.c.row_text[t.uid]
         first = node.first_leaf
-        if text is None or text.fixed or first < 0:
+        if text is None or first < 0:
             return False
         leaf = self.leaves[first]
         return leaf.tag == TEXT and text.foreign_label(leaf.value)

@@ -18,7 +18,7 @@ Values are short (:data:`MAX_VALUE_WORDS`) and no sentences: one after
 "Note:" is the page's wording, not a value. Table columns are handled apart
 (:func:`._tables.open_cells`). A labelled value among the site's chrome,
 the header's "Order By Phone: 800-806-1115" beside its menus, stays
-template (see :func:`_in_chrome`).
+template (see :class:`_Chrome`).
 """
 
 from __future__ import annotations
@@ -46,9 +46,33 @@ def open_labelled_values(root: Elem) -> list[Text]:
     every seed shows and in optional ones (an optional row may be one
     seed's alone, every text of it fixed for want of a second sample: the
     next page's director is another), outside lists, unless it is the
-    page's chrome (:func:`_in_chrome`); returns them."""
-    found: list[tuple[Text, Elem, Elem]] = []  # value, label, their element
-    own: list[tuple[Text, Elem]] = []  # "Director: Ed Wood", its element
+    page's chrome (:class:`_Chrome`); returns them."""
+    found, own, parents = _labelled_texts(root)
+    paired = {id(text) for value, label, _ in found for text in (value, *iter_nodes(label))}
+    paired.update(id(text) for text, _, _ in own)
+    chrome = _Chrome(parents, _varying(root), paired)
+    opened = [value for value, _, node in found if not chrome.holds(node)]
+    for value in opened:
+        # The colon or dash of a label outside its element stays template:
+        # "<b>Age Range</b>: Ages 8-12" is "Ages 8-12".
+        text = value.parts[0] or ""
+        lead = _LEAD_SEPARATOR.match(text)
+        value.parts = [lead.group(), None] if lead and lead.end() < len(text) else [None]
+    for value, label, node in own:
+        if not chrome.holds(node):
+            value.parts = [label, None]
+            opened.append(value)
+    return opened
+
+
+def _labelled_texts(
+    root: Elem,
+) -> tuple[list[tuple[Text, Elem, Elem]], list[tuple[Text, str, Elem]], dict[int, Elem]]:
+    """The fixed values right after their labels (value, label, their
+    element), the optional rows of one labelled text (text, its label, its
+    element), and each element's parent by id, outside lists."""
+    found: list[tuple[Text, Elem, Elem]] = []
+    own: list[tuple[Text, str, Elem]] = []
     parents: dict[int, Elem] = {}
     stack: list[Elem] = [root]
     while stack:
@@ -63,99 +87,84 @@ def open_labelled_values(root: Elem) -> list[Text]:
             if isinstance(inner, Elem):
                 parents[id(inner)] = node
                 stack.append(inner)
-                row_text = _own_labelled(inner) if isinstance(child, Opt) else None
-                if row_text is not None:
-                    own.append((row_text, inner))
-    varying = _varying(root)
-    paired = {id(text) for value, label, _ in found for text in (value, *iter_nodes(label))}
-    paired.update(id(text) for text, _ in own)
-    opened = [
-        value
-        for value, _, node in found
-        if not _in_chrome(_fixed_top(node, parents, varying), paired)
-    ]
-    for value in opened:
-        # The colon or dash of a label outside its element stays template:
-        # "<b>Age Range</b>: Ages 8-12" is "Ages 8-12".
-        text = value.parts[0] or ""
-        lead = _LEAD_SEPARATOR.match(text)
-        value.parts = [lead.group(), None] if lead and lead.end() < len(text) else [None]
-    for value, node in own:
-        if not _in_chrome(_fixed_top(node, parents, varying), paired):
-            label = LATENT_LABEL.match(value.parts[0] or "")
-            assert label is not None  # _own_labelled's
-            value.parts = [label.group(), None]
-            opened.append(value)
-    return opened
+                row = _own_labelled(inner) if isinstance(child, Opt) else None
+                if row is not None:
+                    own.append((*row, inner))
+    return found, own, parents
 
 
-def _own_labelled(elem: Elem) -> Text | None:
+def _own_labelled(elem: Elem) -> tuple[Text, str] | None:
     """The text of an optional row that is one text opening with its own
-    label and a value (``<li>Director: Ed Wood</li>``), else None: seen
-    on one seed only, the text is fixed for want of a second sample, and
-    the next page's director is another."""
+    label and a value (``<li>Director: Ed Wood</li>``), and that label;
+    else None: seen on one seed only, the text is fixed for want of a
+    second sample, and the next page's director is another."""
     if len(elem.children) != 1 or not isinstance(elem.children[0], Text):
         return None
     text = elem.children[0]
-    label = LATENT_LABEL.match(text.parts[0] or "") if text.fixed else None
-    if label is None or not _value_like(Text([(text.parts[0] or "")[label.end() :]])):
+    value = text.parts[0] or ""
+    label = LATENT_LABEL.match(value) if text.fixed else None
+    if label is None or not _value_like(Text([value[label.end() :]])):
         return None
-    return text
+    return text, label.group()
 
 
 def _varying(root: Elem) -> set[int]:
     """The ids of the nodes whose subtree varies between seeds: a text
     with a slot, an optional or a repeated part, or an ancestor of one."""
     found: set[int] = set()
-    order: list[tuple[TNode, TNode | None]] = []
-    stack: list[tuple[TNode, TNode | None]] = [(root, None)]
-    while stack:
-        node, parent = stack.pop()
-        order.append((node, parent))
-        if isinstance(node, (Elem, Set)):
-            stack.extend((child, node) for child in node.children)
-        elif isinstance(node, Opt):
-            stack.append((node.child, node))
-    for node, parent in reversed(order):  # children before their parents
-        varies = id(node) in found or isinstance(node, (Set, Opt))
-        varies = varies or (isinstance(node, Text) and not node.fixed)
-        if varies:
+    for node in reversed(list(iter_nodes(root))):  # children before parents
+        varies = isinstance(node, (Set, Opt)) or (isinstance(node, Text) and not node.fixed)
+        if varies or (isinstance(node, Elem) and any(id(c) in found for c in node.children)):
             found.add(id(node))
-            if parent is not None:
-                found.add(id(parent))
     return found
 
 
-def _fixed_top(node: Elem, parents: dict[int, Elem], varying: set[int]) -> Elem | None:
-    """The largest subtree around ``node`` that is the same on every seed;
-    None where ``node``'s own subtree varies."""
-    if id(node) in varying:
-        return None
-    while id(node) in parents and id(parents[id(node)]) not in varying:
-        node = parents[id(node)]
-    return node
-
-
-def _in_chrome(top: Elem | None, paired: set[int]) -> bool:
+class _Chrome:
     """Whether a labelled value the seeds agree on is the site's chrome:
     the largest part of the page around it that no seed varies holds more
     than labelled values and headings, as a header's phone line sits among
     its menus ("Order By Phone: 800-806-1115"). Then it stays template,
     latent (:mod:`._latent`): a page where it differs shows it. A box of
     labelled values alone ("Team: Boston Celtics" of five seeds of one
-    team) is data."""
-    if top is None:
+    team) is data. Each fixed part is looked at once, however many values
+    it holds."""
+
+    def __init__(self, parents: dict[int, Elem], varying: set[int], paired: set[int]) -> None:
+        self.parents = parents
+        self.varying = varying
+        self.paired = paired
+        self.seen: dict[int, bool] = {}
+
+    def holds(self, node: Elem) -> bool:
+        """Whether the chrome holds the value in ``node``."""
+        top = self._fixed_top(node)
+        if top is None:
+            return False
+        if id(top) not in self.seen:
+            self.seen[id(top)] = self._more_than_labels(top)
+        return self.seen[id(top)]
+
+    def _fixed_top(self, node: Elem) -> Elem | None:
+        """The largest subtree around ``node`` that is the same on every
+        seed; None where ``node``'s own subtree varies."""
+        if id(node) in self.varying:
+            return None
+        parents = self.parents
+        while id(node) in parents and id(parents[id(node)]) not in self.varying:
+            node = parents[id(node)]
+        return node
+
+    def _more_than_labels(self, top: Elem) -> bool:
+        stack: list[tuple[TNode, bool]] = [(top, False)]
+        while stack:
+            node, heading = stack.pop()
+            if isinstance(node, Text):
+                if id(node) not in self.paired and not heading:
+                    return True
+            elif isinstance(node, Elem):
+                inside = heading or node.tag in HEADINGS
+                stack.extend((child, inside) for child in node.children)
         return False
-    stack: list[tuple[TNode, bool]] = [(top, False)]
-    while stack:
-        node, heading = stack.pop()
-        if isinstance(node, Text):
-            if id(node) not in paired and not heading:
-                return True
-        elif isinstance(node, Elem):
-            inside = heading or node.tag in HEADINGS
-            stack.extend((child, inside) for child in node.children)
-    return False
 
 
 def _value_after(before: TNode, after: TNode) -> Text | None:

@@ -24,13 +24,12 @@ import re
 from collections.abc import Sequence
 
 from scrapy_wrapx.dom import TEXT, Node, PageTree
+from scrapy_wrapx.template import LABEL
 
-#: A label: words ending in a colon ("Price:", "ISBN-13:"); "12:30" and
-#: "http://x" are none.
-_LABEL = r"[^\W\d_][^:]{0,30}?:"
-#: A text that opens with a label, then a space ("Price: $12"), or is one:
-#: a page whose field is empty shows its label alone ("Price:").
-_LABEL_PREFIX = re.compile(rf"({_LABEL})(?:\s|$)")
+#: A text that opens with a label (:data:`~scrapy_wrapx.template.LABEL`),
+#: then a space ("Price: $12"), or is one: a page whose field is empty
+#: shows its label alone ("Price:").
+_LABEL_PREFIX = re.compile(rf"({LABEL})(?:\s|$)")
 #: A label before a dash or a bar ("Phone - (212) 555-0100", "Type | Public"):
 #: a template label only where it opens a text on every seed page (see
 #: :func:`text_label`), as "Kansas City - Downtown" never does.
