@@ -131,15 +131,113 @@ def _best(
 
 
 def _table(m: Matcher, items: list[TNode], owner: Node, start: int, end: int) -> list[list[Choice]]:
-    """The alignment's choices, filled from the last item and node back."""
+    """The alignment's choices, filled from the last item and node back.
+
+    Only the cells where an item can take a segment (see
+    :class:`_Openings`) look for one; every other cell skips the node or
+    the item, whichever scores more, as :func:`_best` would with no
+    segment. A list of *n* labelled rows against *n* template rows is then
+    *n* segment checks, not *n* squared."""
     count, n = len(items), end - start
     best = [[0.0] * (n + 1) for _ in range(count + 1)]
     choice = [[(SKIP_ITEM, 0)] * (n + 1) for _ in range(count + 1)]
+    openings = _Openings(m, owner, start, end)
     for i in range(count - 1, -1, -1):
         item, row, below, picks = items[i], best[i], best[i + 1], choice[i]
+        where = openings.of(item)
         for j in range(n - 1, -1, -1):
-            row[j], picks[j] = _best(m, item, owner, j, (start, n), row, below)
+            if where is None or j in where:
+                row[j], picks[j] = _best(m, item, owner, j, (start, n), row, below)
+            elif below[j] > row[j + 1]:
+                row[j] = below[j]  # picks[j] is SKIP_ITEM already
+            else:
+                row[j], picks[j] = row[j + 1], _SKIP_NODE
     return choice
+
+
+_SKIP_NODE: Choice = (SKIP_NODE, 0)
+
+
+class _Openings:
+    """Where, among ``owner.children[start:end]``, an item can take a
+    segment (relative positions), from what :func:`segments` requires
+    before it looks deeper: an element of the item's tag (opening with its
+    row's label, where it has one), a text, the first tags of a
+    repetition. None: anywhere (a blob, a set whose repetition may open
+    with one)."""
+
+    def __init__(self, m: Matcher, owner: Node, start: int, end: int) -> None:
+        self.m = m
+        self.children = owner.children[start:end]
+        leaves = m.leaves
+        self.by_tag: dict[str, set[int]] = {}
+        #: (tag, first leaf's text) to positions, for row labels.
+        self.by_label: dict[tuple[str, str], set[int]] = {}
+        for j, child in enumerate(self.children):
+            self.by_tag.setdefault(child.tag, set()).add(j)
+            if child.first_leaf >= 0:
+                key = (child.tag, leaves[child.first_leaf].value)
+                self.by_label.setdefault(key, set()).add(j)
+
+    def of(self, item: TNode) -> set[int] | None:
+        if isinstance(item, Opt):
+            return self.of(item.child)
+        if isinstance(item, Elem):
+            return self._elem(item)
+        if isinstance(item, Text):
+            return self.by_tag.get(TEXT, set())
+        if isinstance(item, Set):
+            tags = _opening_tags(item)
+            if tags is None:
+                return None
+            return set().union(*(self.by_tag.get(tag, ()) for tag in tags))
+        return None
+
+    def _elem(self, item: Elem) -> set[int]:
+        c = self.m.c
+        anchor = c.row_label[item.uid]
+        if anchor is None:
+            return self.by_tag.get(item.tag, set())
+        found = set(self.by_label.get((item.tag, anchor), ()))
+        prefix = c.row_label_prefix[item.uid]
+        if prefix:
+            leaves = self.m.leaves
+            for j in self.by_tag.get(item.tag, ()):
+                first = self.children[j].first_leaf
+                if first >= 0 and leaves[first].value.startswith(prefix):
+                    found.add(j)
+        return found
+
+
+def _opening_tags(item: Set) -> frozenset[str] | None:
+    """The tags a repetition of ``item`` can open with, and the tag of the
+    element it ends with (taken alone as an unfit repetition, see
+    :func:`_set_segments`); None where an opening may be anything."""
+    tags = _hedge_opening_tags(item.children)
+    if tags is None:
+        return None
+    head = item.children[-1] if item.children else None
+    return tags | {head.tag} if isinstance(head, Elem) else tags
+
+
+def _hedge_opening_tags(items: list[TNode]) -> frozenset[str] | None:
+    found: set[str] = set()
+    for item in items:
+        node = item.child if isinstance(item, Opt) else item
+        if isinstance(node, Elem):
+            found.add(node.tag)
+        elif isinstance(node, Text):
+            found.add(TEXT)
+        elif isinstance(node, Set):
+            inner = _hedge_opening_tags(node.children)
+            if inner is None:
+                return None
+            found |= inner
+        else:
+            return None
+        if not isinstance(item, Opt):
+            return frozenset(found)
+    return None  # all optional: a repetition may open with what follows
 
 
 def _take(m: Matcher, item: TNode, owner: Node, begin: int, end: int, env: Env) -> float:
