@@ -278,3 +278,48 @@ def test_a_list_of_one_that_copies_a_field_gives_way_to_it(seed: int) -> None:
     item = _item(template, pages[0].replace(publishers[0], "Crossway Books"))
     holders = [key for key, value in item.items() if "Crossway Books" in str(value)]
     assert holders == ["publisher"], item
+
+
+#: Where a page shows a value first: markup around it, and whether its
+#: class or id words say no more than that it sits in the site's navigation
+#: (then the page's label of its other copy names the field).
+NAVIGATION = {
+    "<div class='breadcrumbs'><a href='/'>Jobs</a> / <a href='/c?id={n}'>{v}</a></div>": True,
+    "<ul class='breadcrumb nav'><li><a href='/'>Home</a></li><li>{v}</li></ul>": True,
+    "<div id='crumbs'><span class='crumb'>{v}</span></div>": True,
+    "<div class='sidebar-menu'><a href='/c?id={n}'>{v}</a></div>": True,
+    "<div class='company-name'><a href='/c?id={n}'>{v}</a></div>": False,
+}
+
+
+def _navigated_page(index: int, label: str, idiom: str, markup: str) -> str:
+    value = f"{COMPANIES[index % len(COMPANIES)]} {index}"
+    return (
+        f"<body>{markup.format(v=value, n=index)}<h1>Engineer {TITLES[index]}</h1>"
+        f"<div class='specs'>{LABEL_IDIOMS[idiom](label, value)}</div>"
+        "<div id='foot'>Free delivery</div></body>"
+    )
+
+
+@pytest.mark.parametrize("markup", sorted(NAVIGATION))
+@pytest.mark.parametrize("idiom", sorted(LABEL_IDIOMS))
+@pytest.mark.parametrize("label", ["Company", "Category"])
+def test_a_copy_in_the_navigation_takes_the_label_of_the_other(
+    label: str, idiom: str, markup: str
+) -> None:
+    """A value a breadcrumb or menu shows before a details block labels it
+    is named by the label: ``breadcrumbs`` or ``nav_menu`` says where the
+    value sits, not what it is. Class words that name the value stay."""
+    pages = [_navigated_page(i, label, idiom, markup) for i in range(5)]
+    trees = [dom.parse(html) for html in pages]
+    template = induce_template(trees)
+    name_template(template, trees)
+    page = _navigated_page(5, label, idiom, markup)
+    fields = extract(template, page).fields
+    value = f"{COMPANIES[0]} 5"
+    holders = [name for name, values in fields.items() if values == [value]]
+    assert len(holders) == 1, fields
+    if NAVIGATION[markup]:
+        assert holders == [label.lower()], fields
+    else:
+        assert holders == ["company_name"], fields

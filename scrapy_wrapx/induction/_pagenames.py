@@ -151,6 +151,29 @@ PRESENTATION_WORDS = frozenset(
         "white",
     ]
 )
+#: Words of class and id values that name the site's navigation: where a
+#: value sits, not what it is. A breadcrumb's crumb may be the company or
+#: the category the page's details table labels (see
+#: :func:`copy_label_name`).
+NAVIGATION_WORDS = frozenset(
+    [
+        "breadcrumb",
+        "breadcrumbs",
+        "crumb",
+        "crumbs",
+        "footer",
+        "header",
+        "menu",
+        "nav",
+        "navbar",
+        "navigation",
+        "pager",
+        "pagination",
+        "sidebar",
+        "tabs",
+        "toolbar",
+    ]
+)
 #: Key of :attr:`Template.meta` holding each field's naming profile.
 PROFILES = "naming"
 
@@ -543,7 +566,8 @@ def _wanted_names(
         per_page = [page.get(name, []) for page in values]
         proposal, strength = propose(context, per_page, evidence)
         weak = strength == TAG or (
-            strength == CLASS and (proposal in wanted.values() or _generated(proposal))
+            strength == CLASS
+            and (proposal in wanted.values() or _generated(proposal) or _navigation(proposal))
         )
         if weak:
             proposal = copy_label_name(template, context.info) or proposal
@@ -689,6 +713,21 @@ def _generated(name: str) -> bool:
     )
 
 
+def _navigation(name: str) -> bool:
+    """Whether a name from class words says no more than that the value
+    sits in the site's navigation (``breadcrumbs``, ``nav_menu``; also
+    as compound splitting leaves it, ``bread_crumb``)."""
+    words = _WORDS.findall(name)
+    covered: set[int] = set()
+    for i, word in enumerate(words):
+        if word in NAVIGATION_WORDS:
+            covered.add(i)
+        if i + 1 < len(words) and word + words[i + 1] in NAVIGATION_WORDS:
+            covered |= {i, i + 1}
+    rest = {word for i, word in enumerate(words) if i not in covered}
+    return bool(covered) and not rest - LAYOUT_WORDS - PRESENTATION_WORDS
+
+
 def copy_label_name(template: Template, info: FieldInfo) -> str:
     """The name the label of a dropped copy of the field gives (see
     :mod:`._copies`), or "". It names a field whose own evidence is a tag,
@@ -697,8 +736,10 @@ def copy_label_name(template: Template, info: FieldInfo) -> str:
     details table's "Publication Date:" says which the second is), or
     words of a generated id (:func:`_generated`: the maker in a logo link
     of ``id="ctl00_plc1_divMfgLogo"`` is the details table's
-    "Manufacturer:"). Class words a person wrote ("product-publisher")
-    stay: they name the field itself, the label only its copy."""
+    "Manufacturer:"), or words of navigation only (:func:`_navigation`:
+    a breadcrumb's crumb is the details table's "Company:"). Class words
+    a person wrote for the value ("product-publisher") stay: they name
+    the field itself, the label only its copy."""
     labels = template.meta.get(COPY_LABELS)
     if not isinstance(labels, dict):
         return ""
