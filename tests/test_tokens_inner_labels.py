@@ -11,8 +11,10 @@ import random
 
 import pytest
 
+from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
 from scrapy_wrapx.induction._tokens import derive_parts
 
 SEPARATORS = [" | ", " / ", ", ", " ", "; ", " \u2022 "]
@@ -178,3 +180,42 @@ def test_a_page_without_one_of_the_labels_keeps_the_others(separator: str) -> No
     unknown = extract(template, pages[6]).fields
     assert unknown["height"] == [texts[6]]
     assert unknown["weight"] == [] and unknown["born"] == []
+
+
+#: Measures read whole, each part labelled: the labels and the shape of
+#: one part's numbers.
+MEASURES = [
+    ("City", "Highway", lambda rng: str(rng.randrange(12, 40))),
+    ("Min", "Max", lambda rng: f"{rng.randrange(1, 9)}.{rng.randrange(10)}"),
+    ("Low", "High", lambda rng: f"${rng.randrange(10, 99)}"),
+]
+#: How a page labels a row: (label, value) -> markup.
+ROWS = {
+    "table": lambda label, value: f"<table><tr><td>{label}:</td><td>{value}</td></tr></table>",
+    "dl": lambda label, value: f"<dl><dt>{label}</dt><dd>{value}</dd></dl>",
+    "bold": lambda label, value: f"<p><b>{label}:</b> {value}</p>",
+}
+
+
+@pytest.mark.parametrize("row", sorted(ROWS))
+@pytest.mark.parametrize("measure", range(len(MEASURES)))
+@pytest.mark.parametrize("separator", [" ", "  ", ", ", " / "])
+def test_a_measure_of_labelled_parts_is_one_value_with_its_labels(
+    separator: str, measure: int, row: str
+) -> None:
+    """ "City: 16 Highway: 23", numbers of one shape after each label, is
+    one value read whole, named by its row's label: its first label stays
+    in it as much as the second (it held "16 Highway: 23" under ``city``)."""
+    first, second, number = MEASURES[measure]
+    rng = random.Random(measure)
+    texts = [f"{first}: {number(rng)}{separator}{second}: {number(rng)}" for _ in range(7)]
+    pages = [
+        f"<html><body><h1>Car {i}</h1>{ROWS[row]('Fuel Economy', text)}"
+        "<p>All rights reserved.</p></body></html>"
+        for i, text in enumerate(texts)
+    ]
+    template = induce_template(pages[:5])
+    name_template(template, [dom.parse(page) for page in pages[:5]])
+    for page, text in zip(pages[5:], texts[5:], strict=True):
+        fields = {name: values for name, values in extract(template, page).fields.items() if values}
+        assert fields.get("fuel_economy") == [" ".join(text.split())], fields

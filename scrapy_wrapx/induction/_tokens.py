@@ -307,6 +307,10 @@ def _derive(values: list[str], whole: bool, allow_words: bool) -> list[str | Non
     if prefix:
         parts.append("".join(prefix))
     labelled = fixed.rstrip().endswith(":")
+    if labelled and allow_words and _labelled_measure(["".join(m) for m in middles]):
+        # "City: 16 Highway: 23" is one measure, read whole: its first
+        # label is as much the value's as the second.
+        return [None]
     parts.extend([None] if whole else _middle_parts(middles, allow_words, labelled))
     if suffix:
         parts.append("".join(suffix))
@@ -463,7 +467,8 @@ def _labelled_parts(values: list[str], labelled: bool = False) -> list[str | Non
     some values lack is an optional field: their slot is absent (see
     :func:`scrapy_wrapx.template.split_present`), when the text is
     ``labelled`` (its prefix is a label) or some label is in every value.
-    None where no value holds a label.
+    None where no value holds a label, or where the fields are one
+    measure (:func:`_one_measure`).
 
     >>> derive_parts(["Height: 6-8, Weight: 220 lbs", "Height: 7-1, Weight: 245 lbs",
     ...               "Height: 5-11, Weight: 180 lbs"])
@@ -476,6 +481,22 @@ def _labelled_parts(values: list[str], labelled: bool = False) -> list[str | Non
     ...               "Height: 7-1 | Weight: 245 lbs", "Height: 5-11 | Weight: 180 lbs"])
     ['Height: ', None, ' | College: ', None, ' | Weight: ', None]
     """
+    found = _label_fields(values, labelled)
+    if found is None or _one_measure(found[2]):
+        return None
+    labels, separators, _ = found
+    parts: list[str | None] = [None]
+    for separator, label in zip(separators, labels, strict=True):
+        parts.extend((separator + label, None))
+    return parts
+
+
+def _label_fields(
+    values: list[str], labelled: bool
+) -> tuple[list[str], list[str], list[list[str | None]]] | None:
+    """The labels inside the values, the separator before each, and the
+    data of each field per value (None: absent), for
+    :func:`_labelled_parts`; None where they make no fields."""
     labels = _inner_labels(values)
     places = [_label_places(value, labels) for value in values]
     if not labelled and not any(all(row[k] >= 0 for row in places) for k in range(len(labels))):
@@ -508,12 +529,14 @@ def _labelled_parts(values: list[str], labelled: bool = False) -> list[str | Non
         return None  # a label without data: no field there
     if any(separator in str(fields[slot][index]) for index, slot, separator in absent):
         return None  # "7-1 | 245 lbs" beside "6-8 | Weight: 220 lbs": the field is there unlabelled
-    if _one_measure(fields):
-        return None
-    parts: list[str | None] = [None]
-    for separator, label in zip(separators, labels, strict=True):
-        parts.extend((separator + label, None))
-    return parts
+    return labels, separators, fields
+
+
+def _labelled_measure(values: list[str]) -> bool:
+    """Whether the values after a label hold labels of their own whose
+    fields are one measure ("16 Highway: 23" after "City: ")."""
+    found = _label_fields(values, True)
+    return found is not None and bool(found[0]) and _one_measure(found[2])
 
 
 def _label_places(value: str, labels: list[str]) -> list[int]:
@@ -547,7 +570,7 @@ def _one_measure(fields: list[list[str | None]]) -> bool:
     "26 MPG City / 34 MPG Hwy"; "6-8 Weight: 220 lbs" is two.
 
     >>> derive_parts(["City: 16 Highway: 23", "City: 17 Highway: 25", "City: 21 Highway: 30"])
-    ['City: ', None]
+    [None]
     """
     for column in zip(*fields, strict=True):
         value = [part for part in column if part is not None]
