@@ -10,6 +10,7 @@ that seeds cut in two differently is one (:func:`join_split_sets`).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation, refresh
@@ -134,7 +135,7 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
         return None
     positions = [_position(scratch, instances, p) for p in range(k)]
     unrolled = [item for hedge in positions for item in hedge]
-    if _roles(instances):
+    if _roles(instances) or _named_parts(instances):
         return unrolled
     if not _regular(instances, positions):
         return None
@@ -178,6 +179,34 @@ def _roles(instances: list[list[list[TNode]]]) -> bool:
     same_mean = sum(same) / len(same)
     cross_mean = sum(cross) / len(cross)
     return same_mean >= ROLE_SAME and cross_mean <= same_mean - ROLE_MARGIN
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _named_parts(instances: list[list[list[TNode]]]) -> bool:
+    """Whether each position is an element the page names with an ``id``
+    of its own, the same on every instance, and the names differ in more
+    than a number: ``entity-address`` then ``entity-details`` are two
+    parts of a page (an id names one element), which may hold different
+    optional rows; ``row1``, ``row2`` number records."""
+    names = []
+    for p in range(len(instances[0])):
+        found = {_ids(reps[p]) for reps in instances}
+        if len(found) != 1:
+            return False
+        (ids,) = found
+        if not ids:
+            return False
+        names.append(tuple(_DIGITS.sub("#", name) for name in ids))
+    return len(set(names)) == len(names)
+
+
+def _ids(hedge: list[TNode]) -> tuple[str, ...]:
+    """The ``id`` of each element of ``hedge`` that has a fixed one."""
+    return tuple(
+        name for node in hedge if isinstance(node, Elem) and (name := node.attrs.get("id"))
+    )
 
 
 def _shape(hedge: list[TNode]) -> frozenset[tuple[str, ...]]:
