@@ -29,9 +29,13 @@ from scrapy_wrapx.unsupervised.routing import KindRouter
 from scrapy_wrapx.unsupervised.templates import (
     KINDS,
     PENDING,
+    TEMPLATE_VERSIONS,
+    TEMPLATES,
     TemplateCache,
     TemplateRecord,
+    load_template,
     save_template,
+    stored_version,
 )
 from scrapy_wrapx.workers.pool import WorkerPool
 from tests.conftest import DemoEndpoint
@@ -113,9 +117,9 @@ def _page(title: str, price: str) -> str:
 TITLES = ["Dune", "Emma", "Ubik", "Kindred", "Beloved", "Carrie", "Solaris"]
 
 
-def _record(kind_key: str = KIND) -> TemplateRecord:
+def _record(kind_key: str = KIND, version: int = 1) -> TemplateRecord:
     pages = [_page(t, "1.00") for t in TITLES[:3]]
-    return TemplateRecord(kind_key, 1, induce_template(pages), [], 0.0, 0.0)
+    return TemplateRecord(kind_key, version, induce_template(pages), [], 0.0, 0.0)
 
 
 def _items(store: SqliteStore, flush_pages: int) -> VariantItems:
@@ -182,6 +186,42 @@ def test_template_cache_keeps_the_templates_used_last(tmp_path: Path) -> None:
     record = cache.get(keys[0])
     assert record is not None and record.kind_key == keys[0]
     assert sorted(cache.known()) == [keys[0], keys[2]]
+    store.close()
+
+
+class CountingStore(SqliteStore):
+    """A SQLite store that counts the template records read (and decoded)
+    from it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.template_reads = 0
+
+    def get(self, namespace: str, key: str) -> Any:
+        found = super().get(namespace, key)
+        if namespace == TEMPLATES and found is not None:
+            self.template_reads += 1
+        return found
+
+
+def test_saving_a_template_reads_its_version_not_the_stored_template(tmp_path: Path) -> None:
+    """A crawl of many sites saves a template per kind: the newer-version
+    check reads the small version record, not the template stored before
+    (hundreds of kilobytes to decode), except in a store an older
+    scrapy-wrapx wrote without version records; a newer version stays."""
+    store = CountingStore(tmp_path / "wrapx.sqlite3")
+    key = "shop.test/kind"
+    save_template(store, _record(key, 1))
+    save_template(store, _record(key, 2))
+    assert store.template_reads == 0
+    save_template(store, _record(key, 1))
+    assert stored_version(store, key) == 2
+    reads = store.template_reads
+    store.delete(TEMPLATE_VERSIONS, key)  # as an older scrapy-wrapx left it
+    save_template(store, _record(key, 1))
+    assert store.template_reads == reads + 1
+    assert stored_version(store, key) is None
+    assert load_template(store, key).version == 2  # type: ignore[union-attr]
     store.close()
 
 

@@ -105,9 +105,13 @@ def load_template(store: WrapxStore, kind_key: str, newer_than: int = 0) -> Temp
 
 
 def save_template(store: WrapxStore, record: TemplateRecord) -> None:
-    """Store ``record`` unless the store already holds a newer version."""
-    current = store.get(TEMPLATES, record.kind_key)
-    version = current.get("version") if isinstance(current, dict) else None
+    """Store ``record`` unless the store already holds a newer version (as
+    its small version record says: the template itself is read only where
+    an older scrapy-wrapx stored it without one)."""
+    version = stored_version(store, record.kind_key)
+    if version is None:
+        current = store.get(TEMPLATES, record.kind_key)
+        version = current.get("version") if isinstance(current, dict) else None
     if isinstance(version, int) and version > record.version:
         return
     store.set(TEMPLATES, record.kind_key, record.to_dict())
