@@ -11,6 +11,7 @@ import pytest
 import scrapy
 
 from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.store import SqliteStore
 from scrapy_wrapx.template import Elem, Extraction, FieldInfo, Template
@@ -20,6 +21,7 @@ from scrapy_wrapx.unsupervised.templates import (
     PENDING,
     SEEDS,
     TemplateCache,
+    TemplateHandle,
     TemplateRecord,
     seeds_key,
 )
@@ -298,3 +300,22 @@ def test_a_page_checks_a_bounded_number_of_waiting_kinds(store: SqliteStore) -> 
     for _ in range(len(kinds) // POLLED_KINDS + 1):
         found += [b.kind_key for b in pipeline.ready_batches()]
     assert found == [first]
+
+
+@pytest.mark.parametrize("typed", [None, ("en",)])
+def test_an_item_shaped_by_a_template_handle_is_the_item_of_its_record(
+    store: SqliteStore, typed: tuple[str, ...] | None
+) -> None:
+    """Pages sent to workers with their kind's handle (the template not
+    rebuilt, see :class:`TemplateHandle`) give the very items their
+    record gives."""
+    record = _record()
+    handle = TemplateHandle.of(record)
+    for html in PAGES:
+        extraction = extract(record.template, html, "http://s.test/1")
+        by_record, _ = _pipeline(store, typed=typed)
+        by_handle, _ = _pipeline(store, typed=typed)
+        items = by_record.process_extraction(KIND, record, "http://s.test/1", html, extraction)
+        handled = by_handle.process_extraction(KIND, handle, "http://s.test/1", html, extraction)
+        assert handled == items and items
+    assert handle.record().template.to_json() == record.template.to_json()

@@ -225,6 +225,44 @@ def test_saving_a_template_reads_its_version_not_the_stored_template(tmp_path: P
     store.close()
 
 
+def test_more_kinds_than_templates_kept_rebuild_none_per_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crawl of many sites meets more kinds at once than the cache keeps
+    templates. A page needs its kind's handle (what a worker is sent,
+    and the item's shape), which the cache keeps for every kind: pages of
+    five kinds in turn, two templates kept, read no template from the
+    store and rebuild none; one asked for again is rebuilt from its
+    handle, not read from the store."""
+    from scrapy_wrapx.template import Template
+
+    store = CountingStore(tmp_path / "wrapx.sqlite3")
+    keys = [f"site{n}.test/kind" for n in range(5)]
+    for key in keys:
+        save_template(store, _record(key))
+    cache = TemplateCache(store, poll_interval=0.0, max_templates=2)
+    first = {key: cache.handle(key) for key in keys}
+    reads = store.template_reads
+    assert reads == len(keys)
+    rebuilt = []
+    monkeypatch.setattr(Template, "from_json", lambda text: rebuilt.append(text))
+    for _ in range(3):  # pages of every kind in turn, the store polled each time
+        for key in keys:
+            handle = cache.handle(key)
+            assert handle is not None and handle.key == first[key].key  # type: ignore[union-attr]
+            assert handle.shape.scalars
+    assert store.template_reads == reads and not rebuilt
+    assert len(cache.known()) == 2
+    monkeypatch.undo()
+    record = cache.get(keys[0])
+    assert record is not None and record.key == first[keys[0]].key  # type: ignore[union-attr]
+    assert store.template_reads == reads, "rebuilt from its handle"
+    # A newer version in the store replaces the handle at the next poll.
+    save_template(store, _record(keys[0], 2))
+    assert cache.handle(keys[0]).version == 2  # type: ignore[union-attr]
+    store.close()
+
+
 def test_router_keeps_the_kinds_of_the_sites_routed_last(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "wrapx.sqlite3")
     created: list[str] = []
@@ -263,6 +301,37 @@ def test_workers_hold_the_templates_used_last() -> Iterator[Any]:
             extraction = yield pool.extract_html(f"http://s.test/{n}", html, templates[n])
             assert extraction.matched, n
             assert len(worker.templates) == 1
+    finally:
+        yield pool.close()
+
+
+@pytest_twisted.inlineCallbacks
+def test_workers_know_a_template_sent_by_its_handle() -> Iterator[Any]:
+    """A page sent with its kind's handle reaches a real worker with the
+    template's JSON once, under the handle's key; the next page of the
+    kind names the key only, and the worker's extraction is the page's."""
+    from scrapy_wrapx.unsupervised.templates import TemplateHandle
+
+    record = _record()
+    handle = TemplateHandle.of(record)
+    pool = WorkerPool(1, max_templates=2)
+    pool.start()
+    sent: list[dict[str, Any]] = []
+    try:
+        worker = pool.workers[0]
+        notify = worker.notify
+
+        def noted(header: dict[str, Any], payload: bytes = b"") -> None:
+            sent.append(header)
+            notify(header, payload)
+
+        worker.notify = noted  # type: ignore[method-assign]
+        for title in TITLES[:3]:
+            page = yield pool.parse("http://s.test/1", _page(title, "2.00"), handle)
+            assert page.template_key == handle.key and page.extraction.matched
+            assert any(title in values for values in page.extraction.fields.values())
+        assert [h["template"] for h in sent if h.get("op") == "template"] == [handle.key]
+        assert list(worker.templates) == [handle.key]
     finally:
         yield pool.close()
 

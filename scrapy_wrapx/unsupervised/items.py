@@ -41,7 +41,6 @@ from __future__ import annotations
 import itertools
 import logging
 import unicodedata
-import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -50,10 +49,16 @@ from itemadapter import ItemAdapter
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets, keyed_record
+from scrapy_wrapx.induction._keyvalue import keyed_record
 from scrapy_wrapx.signals import page_extracted
-from scrapy_wrapx.template import Set, Template, enclosing_sets, latent_fields
-from scrapy_wrapx.unsupervised.templates import PENDING, TemplateCache, TemplateRecord
+from scrapy_wrapx.template import Template
+from scrapy_wrapx.unsupervised.item_shape import ItemShape, item_shape
+from scrapy_wrapx.unsupervised.templates import (
+    PENDING,
+    TemplateCache,
+    TemplateHandle,
+    TemplateRecord,
+)
 from scrapy_wrapx.unsupervised.typed import typed_values
 
 if TYPE_CHECKING:
@@ -90,7 +95,19 @@ def build_item(
     the slots that did match. With ``typed`` (the languages of dates),
     prices and dates get their typed values beside the text
     (:mod:`scrapy_wrapx.unsupervised.typed`)."""
-    data = item_data(extraction, template)
+    return _shaped_item(item_class, url, kind_key, version, extraction, item_shape(template), typed)
+
+
+def _shaped_item(
+    item_class: type | None,
+    url: str,
+    kind_key: str,
+    version: int,
+    extraction: Extraction,
+    shape: ItemShape,
+    typed: tuple[str, ...] | None,
+) -> Any:
+    data = _shaped_data(extraction, shape)
     if typed:
         data = typed_values(data, typed)
     base: dict[str, Any] = {
@@ -106,51 +123,6 @@ def build_item(
     return cls(**_declared_values(set(declared), base, data))
 
 
-@dataclass(frozen=True)
-class _Shape:
-    """What the template says of its fields: the scalars (under no set),
-    and the sets whose records hold one field (set name -> field name)."""
-
-    field_names: list[str]
-    set_names: list[str]
-    scalars: tuple[str, ...]
-    single: dict[str, str]
-    #: Key/value sets (set name -> label field, value field): one mapping
-    #: each (:mod:`scrapy_wrapx.induction._keyvalue`).
-    keyed: dict[str, KeyValueSet] = field(default_factory=dict)
-
-
-_SHAPES: weakref.WeakKeyDictionary[Template, _Shape] = weakref.WeakKeyDictionary()
-
-
-def _shape(template: Template) -> _Shape:
-    found = _SHAPES.get(template)
-    if (
-        found is not None
-        and found.field_names == template.field_names
-        and found.set_names == template.set_names
-    ):
-        return found
-    inside = enclosing_sets(template.root)
-    members: dict[str, list[str]] = {}
-    for info in template.fields:
-        members.setdefault(info.set, []).append(info.name)
-    nesting = {inside[n.uid] for n in template.nodes if isinstance(n, Set)}
-    single = {
-        name: names[0]
-        for name, names in members.items()
-        if name and len(names) == 1 and name not in nesting
-    }
-    found = _SHAPES[template] = _Shape(
-        template.field_names,
-        template.set_names,
-        (*members.get("", ()), *latent_fields(template).values()),
-        single,
-        key_value_sets(template),
-    )
-    return found
-
-
 def item_data(extraction: Extraction, template: Template) -> dict[str, Any]:
     """A page's data as a person reads it, shaped by its template, never by
     one page's count: a field under no set is one value (a string; values
@@ -158,7 +130,10 @@ def item_data(extraction: Extraction, template: Template) -> dict[str, Any]:
     records (dicts, nesting their own sets), or of values when its records
     hold one field; a record's fields are in the record only. Empty slots,
     slots of punctuation only (:func:`shown`) and empty sets are left out."""
-    shape = _shape(template)
+    return _shaped_data(extraction, item_shape(template))
+
+
+def _shaped_data(extraction: Extraction, shape: ItemShape) -> dict[str, Any]:
     data: dict[str, Any] = {}
     for name in shape.scalars:
         values = [value for value in extraction.fields.get(name) or () if shown(value)]
@@ -171,7 +146,7 @@ def item_data(extraction: Extraction, template: Template) -> dict[str, Any]:
     return data
 
 
-def _shaped_rows(name: str, rows: list[dict[str, Any]], shape: _Shape) -> tuple[str, Any]:
+def _shaped_rows(name: str, rows: list[dict[str, Any]], shape: ItemShape) -> tuple[str, Any]:
     """The key and value of the set ``name`` in an item (or a record): a
     list of records, of values, or one mapping for a key/value set."""
     key_value = shape.keyed.get(name)
@@ -336,7 +311,7 @@ class VariantItems:
     def process_extraction(
         self,
         kind_key: str,
-        record: TemplateRecord | None,
+        record: TemplateRecord | TemplateHandle | None,
         url: str,
         html: str,
         extraction: Extraction | None,
@@ -362,7 +337,10 @@ class VariantItems:
             self._buffer(kind_key, url, html, record.version)
             return output
         self._inc("extract/matched_count")
-        output.append(self._item(url, kind_key, record.version, extraction, record.template))
+        if isinstance(record, TemplateHandle):
+            output.append(self._handled_item(url, record, extraction))
+        else:
+            output.append(self._item(url, kind_key, record.version, extraction, record.template))
         return output
 
     def _buffer(self, kind_key: str, url: str, html: str, version: int) -> None:
@@ -647,6 +625,19 @@ class VariantItems:
     ) -> Any:
         self._inc("items/emitted_count")
         return build_item(self.item_class, url, kind_key, version, extraction, template, self.typed)
+
+    def _handled_item(self, url: str, handle: TemplateHandle, extraction: Extraction) -> Any:
+        """:meth:`_item` shaped by the handle, the template not rebuilt."""
+        self._inc("items/emitted_count")
+        return _shaped_item(
+            self.item_class,
+            url,
+            handle.kind_key,
+            handle.version,
+            extraction,
+            handle.shape,
+            self.typed,
+        )
 
     def _signal(self, signal: object, **kwargs: Any) -> None:
         if self._send is not None:

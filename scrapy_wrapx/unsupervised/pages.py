@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from scrapy_wrapx.unsupervised.capture import CapturePolicy
     from scrapy_wrapx.unsupervised.items import BufferedBatch, VariantItems
     from scrapy_wrapx.unsupervised.state import CrawlState
-    from scrapy_wrapx.unsupervised.templates import TemplateRecord
+    from scrapy_wrapx.unsupervised.templates import TemplateHandle
     from scrapy_wrapx.workers.pool import WorkerPool
 
 logger = logging.getLogger(__name__)
@@ -100,12 +100,12 @@ class PageProcessor:
         url = response.url
         domain, pattern = domain_of(url), url_pattern(url)
         expected = self.state.router.expected(domain, pattern)
-        record = self.state.templates.get(expected) if expected is not None else None
+        handle = self.state.templates.handle(expected) if expected is not None else None
         html = utf8_body(response)
-        if record is None:
+        if handle is None:
             return WorkerJob(workers.parse(url, html), domain, pattern, None)
-        parsing = workers.parse(url, html, record.template)
-        return WorkerJob(parsing, domain, pattern, record.kind_key)
+        parsing = workers.parse(url, html, handle)
+        return WorkerJob(parsing, domain, pattern, handle.kind_key)
 
     async def worker_page_output(self, response: TextResponse, job: WorkerJob) -> Iterable[Any]:
         """:meth:`page_output` with the page parsed and extracted in a worker."""
@@ -120,7 +120,7 @@ class PageProcessor:
         except ValueError as exc:
             return self.unparsable(response, exc)
         kind_key = self._kind_of(response, job, page)
-        record = self.state.templates.get(kind_key)
+        record = self.state.templates.handle(kind_key)
         items = self.state.items
         if items is None or record is None:
             workers.release(page)
@@ -144,23 +144,23 @@ class PageProcessor:
         return self.route_page(signature, response).key
 
     async def _extraction(
-        self, workers: WorkerPool, response: TextResponse, page: WorkerPage, record: TemplateRecord
+        self, workers: WorkerPool, response: TextResponse, page: WorkerPage, handle: TemplateHandle
     ) -> Extraction:
-        """The page's extraction with ``record``'s template: the worker's own
+        """The page's extraction with ``handle``'s template: the worker's own
         if it used that template, else a new one (in the worker if it can)."""
-        if page.extraction is not None and page.template is record.template:
+        if page.extraction is not None and page.template_key == handle.key:
             return page.extraction
         try:
             if page.extraction is None:
                 try:
-                    return await maybe_deferred_to_future(workers.extract(page, record.template))
+                    return await maybe_deferred_to_future(workers.extract(page, handle))
                 except TreeMissing:
                     pass  # parsed again, in a worker still
             return await maybe_deferred_to_future(
-                workers.extract_html(response.url, response.text, record.template)
+                workers.extract_html(response.url, response.text, handle)
             )
         except WorkerUnavailable:
-            return extract(record.template, response_tree(response), url=response.url)
+            return extract(handle.record().template, response_tree(response), url=response.url)
 
     async def _with_ready(self, output: list[Any]) -> Iterator[Any]:
         """``output`` after the items of buffered pages that became ready."""
@@ -180,10 +180,15 @@ class PageProcessor:
             if workers is None:
                 extractions = [items.extract_entry(batch, entry) for entry in batch.pages]
             else:
-                template = batch.record.template
-                requests = [
-                    workers.extract_html(e["url"], e["html"], template) for e in batch.pages
-                ]
+                # Sent by its handle where that is the batch's template: not
+                # serialized again for the workers.
+                handle = self.state.templates.handle(batch.kind_key)
+                source = (
+                    handle
+                    if handle is not None and handle.key == batch.record.key
+                    else batch.record.template
+                )
+                requests = [workers.extract_html(e["url"], e["html"], source) for e in batch.pages]
                 extractions = [
                     await _buffered_extraction(items, batch, entry, request)
                     for entry, request in zip(batch.pages, requests, strict=True)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from scrapy_wrapx.unsupervised.item_shape import ItemShape, item_shape
 
 if TYPE_CHECKING:
     from scrapy_wrapx.store import WrapxStore
@@ -50,6 +53,13 @@ class TemplateRecord:
     induced_at: float = 0.0
     seconds: float = 0.0
 
+    @property
+    def key(self) -> str:
+        """A name of this stored template's content (its kind, version and
+        the time it was induced), which the page workers know it by (see
+        :class:`TemplateHandle`)."""
+        return f"{self.kind_key}@{self.version}@{self.induced_at!r}"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind_key,
@@ -84,6 +94,59 @@ class TemplateRecord:
         if not isinstance(induced_at, (int, float)) or not isinstance(seconds, (int, float)):
             raise ValueError(f"Template record of {kind_key!r} with invalid timings")
         return cls(kind_key, version, template, seeds, float(induced_at), float(seconds))
+
+
+@dataclass(frozen=True)
+class TemplateHandle:
+    """A kind's template as a page worker receives it: the record's
+    :attr:`~TemplateRecord.key`, and the template's JSON compressed (a few
+    kilobytes, where the template takes hundreds in memory). A crawl of
+    many sites meets more kinds at once than :class:`TemplateCache` keeps
+    templates: sending a page with its kind's handle rebuilds no template
+    and serializes none (each had cost milliseconds a page, most of the
+    crawl's own work), and a template dropped from the cache is rebuilt
+    from its handle, not read from the store again."""
+
+    kind_key: str
+    version: int
+    key: str
+    packed: bytes
+    #: The shape of the template's items (see :mod:`.item_shape`).
+    shape: ItemShape
+    seed_urls: tuple[str, ...]
+    induced_at: float
+    seconds: float
+
+    @classmethod
+    def of(cls, record: TemplateRecord) -> TemplateHandle:
+        body = record.template.to_json().encode("utf-8")
+        return cls(
+            record.kind_key,
+            record.version,
+            record.key,
+            zlib.compress(body, 1),
+            item_shape(record.template),
+            tuple(record.seed_urls),
+            record.induced_at,
+            record.seconds,
+        )
+
+    def template_json(self) -> bytes:
+        return zlib.decompress(self.packed)
+
+    def record(self) -> TemplateRecord:
+        """The record again, its template rebuilt."""
+        from scrapy_wrapx.template import Template
+
+        template = Template.from_json(self.template_json().decode("utf-8"))
+        return TemplateRecord(
+            self.kind_key,
+            self.version,
+            template,
+            list(self.seed_urls),
+            self.induced_at,
+            self.seconds,
+        )
 
 
 def load_template(store: WrapxStore, kind_key: str, newer_than: int = 0) -> TemplateRecord | None:
@@ -130,6 +193,8 @@ def stored_version(store: WrapxStore, kind_key: str) -> int | None:
 #: Kinds whose last look at the store a :class:`TemplateCache` remembers
 #: (a number each: the oldest is forgotten, and looked up again).
 MAX_CHECKED = 10_000
+#: Template handles a :class:`TemplateCache` keeps (a few kilobytes each).
+MAX_HANDLES = 4096
 
 
 class TemplateCache:
@@ -144,8 +209,10 @@ class TemplateCache:
     A template takes hundreds of kilobytes in memory (more once compiled for
     extraction), and a crawl of many sites meets a few kinds per site, so
     the cache keeps the ``max_templates`` used last
-    (``WRAPX_ITEMS_TEMPLATE_CACHE``); a template dropped is read from the
-    store again when its kind's pages come back.
+    (``WRAPX_ITEMS_TEMPLATE_CACHE``); of the others it keeps a
+    :class:`TemplateHandle` (the :data:`MAX_HANDLES` used last), which is
+    what sending a page to a worker needs, and which rebuilds the template
+    when it is asked for again.
     """
 
     def __init__(
@@ -162,10 +229,24 @@ class TemplateCache:
         self.clock = clock
         self.max_templates = max_templates
         self._records: OrderedDict[str, TemplateRecord] = OrderedDict()
+        self._handles: OrderedDict[str, TemplateHandle] = OrderedDict()
         self._checked: OrderedDict[str, float] = OrderedDict()
 
     def get(self, kind_key: str) -> TemplateRecord | None:
         """The newest template of ``kind_key`` known here or in the store."""
+        handle = self.handle(kind_key)
+        if handle is None:
+            return None
+        record = self._records.get(kind_key)
+        if record is None or record.version != handle.version:
+            record = handle.record()
+            self._keep(record)
+        self._records.move_to_end(kind_key)
+        return record
+
+    def handle(self, kind_key: str) -> TemplateHandle | None:
+        """The handle of the newest template of ``kind_key`` known here or
+        in the store; no template is rebuilt for it."""
         now = self.clock()
         last = self._checked.get(kind_key)
         if last is None or now - last >= self.poll_interval:
@@ -173,17 +254,17 @@ class TemplateCache:
             self._checked.move_to_end(kind_key)
             if len(self._checked) > MAX_CHECKED:
                 self._checked.popitem(last=False)
-            known = self._records.get(kind_key)
+            known = self._handles.get(kind_key)
             newer_than = known.version if known is not None else 0
             version = stored_version(self.store, kind_key) if known is not None else None
             if version is None or version > newer_than:
                 stored = load_template(self.store, kind_key, newer_than)
                 if stored is not None:
                     self.put(stored)
-        record = self._records.get(kind_key)
-        if record is not None:
-            self._records.move_to_end(kind_key)
-        return record
+        handle = self._handles.get(kind_key)
+        if handle is not None:
+            self._handles.move_to_end(kind_key)
+        return handle
 
     def expire(self, kind_key: str) -> None:
         """Read ``kind_key``'s template from the store at the next
@@ -193,16 +274,25 @@ class TemplateCache:
 
     def put(self, record: TemplateRecord) -> bool:
         """Use ``record`` if it is newer than the known one; True if it is."""
-        known = self._records.get(record.kind_key)
+        known = self._handles.get(record.kind_key)
         if known is not None and known.version >= record.version:
             return False
+        self._handles[record.kind_key] = TemplateHandle.of(record)
+        self._handles.move_to_end(record.kind_key)
+        while len(self._handles) > MAX_HANDLES:
+            dropped, _ = self._handles.popitem(last=False)
+            self._records.pop(dropped, None)
+            # Read from the store at the next get, whatever the poll interval.
+            self._checked.pop(dropped, None)
+        self._keep(record)
+        return True
+
+    def _keep(self, record: TemplateRecord) -> None:
+        """Keep ``record`` among the :attr:`max_templates` used last."""
         self._records[record.kind_key] = record
         self._records.move_to_end(record.kind_key)
         while len(self._records) > self.max_templates:
-            dropped, _ = self._records.popitem(last=False)
-            # Read from the store at the next get, whatever the poll interval.
-            self._checked.pop(dropped, None)
-        return True
+            self._records.popitem(last=False)
 
     def known(self) -> dict[str, TemplateRecord]:
         """The templates this process holds (the ones used last), by kind key."""

@@ -37,7 +37,7 @@ from array import array
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 try:
     import fcntl
@@ -50,6 +50,7 @@ from twisted.internet import abstract, defer, error, main, protocol
 from twisted.python import failure
 
 from scrapy_wrapx.settings import wrapx_setting
+from scrapy_wrapx.template import Template
 from scrapy_wrapx.workers.protocol import (
     PATH_NUMBERS,
     FrameDecoder,
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
     from twisted.python.failure import Failure
 
-    from scrapy_wrapx.template import Extraction, Template
+    from scrapy_wrapx.template import Extraction
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +79,17 @@ EXIT_TIMEOUT = 5.0
 #: requests wait behind little (see the module doc). Under the worker's own
 #: cap of kept trees (:data:`~scrapy_wrapx.workers.worker.MAX_TREES`).
 PAGES_IN_FLIGHT = 8
+
+
+class TemplateSource(Protocol):
+    """A template as the pool can send it without the template object: a
+    key that names its content, and its JSON
+    (:class:`~scrapy_wrapx.unsupervised.templates.TemplateHandle`)."""
+
+    @property
+    def key(self) -> str: ...
+
+    def template_json(self) -> bytes: ...
 
 
 class WorkerUnavailable(Exception):
@@ -107,8 +119,10 @@ class WorkerPage:
     paths: frozenset[str] | None
     worker: _WorkerProtocol
     page_id: int
-    template: Template | None = None
+    template: Template | TemplateSource | None = None
     extraction: Extraction | None = None
+    #: The key ``template`` went to the worker under.
+    template_key: str | None = None
 
 
 class _Pipe(abstract.FileDescriptor):
@@ -481,7 +495,7 @@ class WorkerPool:
     # Requests -------------------------------------------------------------
 
     def parse(
-        self, url: str, html: str | bytes, template: Template | None = None
+        self, url: str, html: str | bytes, template: Template | TemplateSource | None = None
     ) -> Deferred[WorkerPage]:
         """Parse a page in a worker (``html`` as text, or as UTF-8, sent as
         it is). With ``template`` the page is extracted with it too;
@@ -490,11 +504,16 @@ class WorkerPool:
         return self._page_request(lambda worker: self._parse_on(worker, url, html, template))
 
     def _parse_on(
-        self, worker: _WorkerProtocol, url: str, html: str | bytes, template: Template | None
+        self,
+        worker: _WorkerProtocol,
+        url: str,
+        html: str | bytes,
+        template: Template | TemplateSource | None,
     ) -> Deferred[WorkerPage]:
         header: dict[str, Any] = {"op": "page", "url": url}
+        key = None
         if template is not None:
-            header["template"] = self._send_template(worker, template)
+            key = header["template"] = self._send_template(worker, template)
         request = worker.request(header, html if isinstance(html, bytes) else html.encode("utf-8"))
 
         def parsed(reply: dict[str, Any]) -> WorkerPage:
@@ -509,7 +528,7 @@ class WorkerPool:
                     raise WorkerUnavailable(
                         "Page worker sent no tag paths for a page it did not match"
                     )
-                return WorkerPage(None, worker, int(reply["id"]), template, extraction)
+                return WorkerPage(None, worker, int(reply["id"]), template, extraction, key)
             numbers = array(PATH_NUMBERS)
             try:
                 numbers.frombytes(reply["payload"])
@@ -524,18 +543,23 @@ class WorkerPool:
                 int(reply["id"]),
                 template if extraction is not None else None,
                 extraction,
+                key if extraction is not None else None,
             )
 
         return request.addCallback(parsed)
 
-    def extract(self, page: WorkerPage, template: Template) -> Deferred[Extraction]:
+    def extract(
+        self, page: WorkerPage, template: Template | TemplateSource
+    ) -> Deferred[Extraction]:
         """Extract a page whose tree the worker kept; it forgets the tree."""
         worker = page.worker
         key = self._send_template(worker, template)
         request = worker.request({"op": "extract", "page": page.page_id, "template": key})
         return request.addCallback(_extraction, worker, key)
 
-    def extract_html(self, url: str, html: str, template: Template) -> Deferred[Extraction]:
+    def extract_html(
+        self, url: str, html: str, template: Template | TemplateSource
+    ) -> Deferred[Extraction]:
         """Parse and extract a page in one request (a buffered page, or one
         whose kept tree the worker dropped)."""
 
@@ -571,8 +595,6 @@ class WorkerPool:
         )
 
         def induced(reply: dict[str, Any]) -> tuple[Template, float]:
-            from scrapy_wrapx.template import Template
-
             _check(reply)
             seconds = reply.get("seconds")
             if not isinstance(seconds, (int, float)):
@@ -581,16 +603,24 @@ class WorkerPool:
 
         return request.addCallback(induced)
 
-    def _send_template(self, worker: _WorkerProtocol, template: Template) -> str:
-        """The key of ``template``, sent to ``worker`` unless it has it."""
-        known = self._template_keys.get(template)
-        if known is None:
-            body = template.to_json().encode("utf-8")
-            known = self._template_keys[template] = (hashlib.sha1(body).hexdigest()[:16], body)
-        key, body = known
+    def _send_template(self, worker: _WorkerProtocol, template: Template | TemplateSource) -> str:
+        """The key of ``template``, sent to ``worker`` unless it has it: a
+        source's own key, else a digest of the template's JSON."""
+        body: bytes | None = None
+        if isinstance(template, Template):
+            known = self._template_keys.get(template)
+            if known is None:
+                body = template.to_json().encode("utf-8")
+                known = self._template_keys[template] = (hashlib.sha1(body).hexdigest()[:16], body)
+            key, body = known
+        else:
+            key = template.key
         if key in worker.templates:
             worker.templates.move_to_end(key)
             return key
+        if body is None:
+            assert not isinstance(template, Template)
+            body = template.template_json()
         worker.templates[key] = None
         worker.notify({"op": "template", "template": key}, body)
         while len(worker.templates) > self.max_templates:

@@ -1,0 +1,63 @@
+"""The shape of a template's items: which fields are scalars, which sets
+are lists of values and which are key/value mappings.
+
+An item is shaped by its template, never by one page's count (see
+:func:`scrapy_wrapx.unsupervised.items.item_data`). The shape is worked
+out once per template and kept: in a weak table by template object, and by
+a :class:`~scrapy_wrapx.unsupervised.templates.TemplateHandle`, which
+shapes the items of its kind's pages without the template rebuilt.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+
+from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets
+from scrapy_wrapx.template import Set, Template, enclosing_sets, latent_fields
+
+
+@dataclass(frozen=True)
+class ItemShape:
+    """What the template says of its fields: the scalars (under no set),
+    and the sets whose records hold one field (set name -> field name)."""
+
+    field_names: list[str]
+    set_names: list[str]
+    scalars: tuple[str, ...]
+    single: dict[str, str]
+    #: Key/value sets (set name -> label field, value field): one mapping
+    #: each (:mod:`scrapy_wrapx.induction._keyvalue`).
+    keyed: dict[str, KeyValueSet] = field(default_factory=dict)
+
+
+_SHAPES: weakref.WeakKeyDictionary[Template, ItemShape] = weakref.WeakKeyDictionary()
+
+
+def item_shape(template: Template) -> ItemShape:
+    """The shape of ``template``'s items (kept while its names stay)."""
+    found = _SHAPES.get(template)
+    if (
+        found is not None
+        and found.field_names == template.field_names
+        and found.set_names == template.set_names
+    ):
+        return found
+    inside = enclosing_sets(template.root)
+    members: dict[str, list[str]] = {}
+    for info in template.fields:
+        members.setdefault(info.set, []).append(info.name)
+    nesting = {inside[n.uid] for n in template.nodes if isinstance(n, Set)}
+    single = {
+        name: names[0]
+        for name, names in members.items()
+        if name and len(names) == 1 and name not in nesting
+    }
+    found = _SHAPES[template] = ItemShape(
+        template.field_names,
+        template.set_names,
+        (*members.get("", ()), *latent_fields(template).values()),
+        single,
+        key_value_sets(template),
+    )
+    return found
