@@ -132,9 +132,11 @@ WRAPX_ITEMS_FLUSH_PAGES = 100
 WRAPX_ITEMS_TEMPLATE_POLL = 2.0
 #: Templates kept in memory, in the crawl's process and in each page worker
 #: (a template takes hundreds of kilobytes, more once compiled): past it the
-#: one used least recently is dropped, and read from the store (or sent to
-#: the worker) again when its kind's pages come back. Raise it for crawls
-#: that go back and forth between more kinds than this.
+#: one used least recently is dropped. The crawl's process still keeps a
+#: handle of each (the template's JSON, compressed, a few kilobytes): its
+#: pages go to the workers and its items are shaped by the handle, and the
+#: template is rebuilt from it when asked for; a worker is sent it again.
+#: Raise it for crawls that go back and forth between more kinds than this.
 WRAPX_ITEMS_TEMPLATE_CACHE = 32
 #: Worker processes that parse captured pages, extract them and induce
 #: templates, so that this CPU work runs on other cores while the crawl's
