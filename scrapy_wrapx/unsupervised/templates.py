@@ -193,8 +193,9 @@ def stored_version(store: WrapxStore, kind_key: str) -> int | None:
 #: Kinds whose last look at the store a :class:`TemplateCache` remembers
 #: (a number each: the oldest is forgotten, and looked up again).
 MAX_CHECKED = 10_000
-#: Template handles a :class:`TemplateCache` keeps (a few kilobytes each).
-MAX_HANDLES = 4096
+#: Template handles a :class:`TemplateCache` keeps: about 20 KB each (the
+#: compressed JSON, a few, and the item shape's names), so at most 20 MB.
+MAX_HANDLES = 1024
 
 
 class TemplateCache:
