@@ -317,9 +317,10 @@ class VariantItems:
         extraction: Extraction | None,
     ) -> list[Any]:
         """The item of one page extracted (here, or in a page worker) with
-        its kind's current template ``record``; None for both when the kind
-        has no template yet (the page is buffered). Buffered pages that
-        became ready are the caller's (:meth:`ready`, :meth:`ready_batches`)."""
+        its kind's current template ``record`` (or its handle, which shapes
+        the item as well); None for both when the kind has no template yet
+        (the page is buffered). Buffered pages that became ready are the
+        caller's (:meth:`ready`, :meth:`ready_batches`)."""
         output: list[Any] = []
         if record is None or extraction is None:
             self._buffer(kind_key, url, html, 0)

@@ -120,19 +120,19 @@ class PageProcessor:
         except ValueError as exc:
             return self.unparsable(response, exc)
         kind_key = self._kind_of(response, job, page)
-        record = self.state.templates.handle(kind_key)
+        handle = self.state.templates.handle(kind_key)
         items = self.state.items
-        if items is None or record is None:
+        if items is None or handle is None:
             workers.release(page)
             if items is None:
                 return []
             url, html = response.url, response.text
             return await self._with_ready(items.process_extraction(kind_key, None, url, html, None))
         try:
-            extraction = await self._extraction(workers, response, page, record)
+            extraction = await self._extraction(workers, response, page, handle)
         except ValueError as exc:
             return self.unparsable(response, exc)
-        output = items.process_extraction(kind_key, record, response.url, response.text, extraction)
+        output = items.process_extraction(kind_key, handle, response.url, response.text, extraction)
         return await self._with_ready(output)
 
     def _kind_of(self, response: Response, job: WorkerJob, page: WorkerPage) -> str:
