@@ -182,7 +182,7 @@ def test_template_cache_keeps_the_templates_used_last(tmp_path: Path) -> None:
     cache = TemplateCache(store, poll_interval=3600.0, max_templates=2)
     assert all(cache.get(key) is not None for key in keys)
     assert sorted(cache.known()) == keys[1:]
-    # The dropped template is read from the store again, at once.
+    # The dropped template is rebuilt (from its handle), at once.
     record = cache.get(keys[0])
     assert record is not None and record.kind_key == keys[0]
     assert sorted(cache.known()) == [keys[0], keys[2]]
