@@ -250,7 +250,7 @@ def test_more_kinds_than_templates_kept_rebuild_none_per_page(
         for key in keys:
             handle = cache.handle(key)
             assert handle is not None and handle.key == first[key].key  # type: ignore[union-attr]
-            assert handle.shape.scalars
+            assert handle.shape.field_names
     assert store.template_reads == reads and not rebuilt
     assert len(cache.known()) == 2
     monkeypatch.undo()

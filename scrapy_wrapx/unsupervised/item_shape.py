@@ -14,17 +14,21 @@ import weakref
 from dataclasses import dataclass, field
 
 from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets
-from scrapy_wrapx.template import Set, Template, enclosing_sets, latent_fields
+from scrapy_wrapx.template import Set, Template, enclosing_sets
 
 
 @dataclass(frozen=True)
 class ItemShape:
-    """What the template says of its fields: the scalars (under no set),
-    and the sets whose records hold one field (set name -> field name)."""
+    """What the template says of its fields: the ones in sets (a field
+    under no set, latent fields included, is a scalar), and the sets whose
+    records hold one field (set name -> field name). Only the names in sets
+    are kept: a template's latent fields number hundreds on some sites
+    (every text of a menu), and a :class:`~scrapy_wrapx.unsupervised.templates.TemplateHandle` keeps
+    a shape per kind."""
 
     field_names: list[str]
     set_names: list[str]
-    scalars: tuple[str, ...]
+    in_sets: frozenset[str]
     single: dict[str, str]
     #: Key/value sets (set name -> label field, value field): one mapping
     #: each (:mod:`scrapy_wrapx.induction._keyvalue`).
@@ -56,7 +60,7 @@ def item_shape(template: Template) -> ItemShape:
     found = _SHAPES[template] = ItemShape(
         template.field_names,
         template.set_names,
-        (*members.get("", ()), *latent_fields(template).values()),
+        frozenset(name for set_name, names in members.items() if set_name for name in names),
         single,
         key_value_sets(template),
     )

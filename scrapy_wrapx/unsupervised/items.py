@@ -135,8 +135,10 @@ def item_data(extraction: Extraction, template: Template) -> dict[str, Any]:
 
 def _shaped_data(extraction: Extraction, shape: ItemShape) -> dict[str, Any]:
     data: dict[str, Any] = {}
-    for name in shape.scalars:
-        values = [value for value in extraction.fields.get(name) or () if shown(value)]
+    for name, found in extraction.fields.items():
+        if name in shape.in_sets:
+            continue  # in its records only
+        values = [value for value in found if shown(value)]
         if values:
             data[_field_key(name)] = " ".join(values)
     for name, rows in extraction.records.items():

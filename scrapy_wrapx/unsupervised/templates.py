@@ -193,9 +193,9 @@ def stored_version(store: WrapxStore, kind_key: str) -> int | None:
 #: Kinds whose last look at the store a :class:`TemplateCache` remembers
 #: (a number each: the oldest is forgotten, and looked up again).
 MAX_CHECKED = 10_000
-#: Template handles a :class:`TemplateCache` keeps: about 20 KB each (the
-#: compressed JSON, a few, and the item shape's names), so at most 20 MB.
-MAX_HANDLES = 1024
+#: Template handles a :class:`TemplateCache` keeps: about 6 KB each (the
+#: compressed JSON and the item shape), so at most 3 MB.
+MAX_HANDLES = 512
 
 
 class TemplateCache:
