@@ -198,15 +198,12 @@ class _Openings:
         anchor = c.row_label[item.uid]
         if anchor is None:
             return self.by_tag.get(item.tag, set())
-        found = set(self.by_label.get((item.tag, anchor), ()))
-        prefix = c.row_label_prefix[item.uid]
-        if prefix:
-            leaves = self.m.leaves
-            for j in self.by_tag.get(item.tag, ()):
-                first = self.children[j].first_leaf
-                if first >= 0 and leaves[first].value.startswith(prefix):
-                    found.add(j)
-        return found
+        if c.row_label_prefix[item.uid]:
+            # A latent label: a row opening with it fits too (rare, so
+            # asked of each element of the tag).
+            candidates = self.by_tag.get(item.tag, ())
+            return {j for j in candidates if not self.m.other_label(item, self.children[j])}
+        return self.by_label.get((item.tag, anchor), set())
 
 
 def _opening_tags(item: Set) -> frozenset[str] | None:

@@ -160,7 +160,8 @@ class PageProcessor:
                 workers.extract_html(response.url, response.text, handle)
             )
         except WorkerUnavailable:
-            return extract(handle.record().template, response_tree(response), url=response.url)
+            template = self.state.templates.record(handle).template
+            return extract(template, response_tree(response), url=response.url)
 
     async def _with_ready(self, output: list[Any]) -> Iterator[Any]:
         """``output`` after the items of buffered pages that became ready."""

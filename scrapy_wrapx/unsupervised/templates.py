@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from scrapy_wrapx.template import Template
 from scrapy_wrapx.unsupervised.item_shape import ItemShape, item_shape
 
 if TYPE_CHECKING:
     from scrapy_wrapx.store import WrapxStore
-    from scrapy_wrapx.template import Template
 
 
 #: Store namespaces of the unsupervised mode.
@@ -83,8 +83,6 @@ class TemplateRecord:
             or version < 1
         ):
             raise ValueError(f"Template record with invalid kind or version: {kind_key!r}")
-        from scrapy_wrapx.template import Template
-
         template = Template.from_data(data.get("template"))
         seeds = data.get("seed_urls", [])
         if not isinstance(seeds, list) or not all(isinstance(u, str) for u in seeds):
@@ -136,8 +134,6 @@ class TemplateHandle:
 
     def record(self) -> TemplateRecord:
         """The record again, its template rebuilt."""
-        from scrapy_wrapx.template import Template
-
         template = Template.from_json(self.template_json().decode("utf-8"))
         return TemplateRecord(
             self.kind_key,
@@ -236,13 +232,16 @@ class TemplateCache:
     def get(self, kind_key: str) -> TemplateRecord | None:
         """The newest template of ``kind_key`` known here or in the store."""
         handle = self.handle(kind_key)
-        if handle is None:
-            return None
-        record = self._records.get(kind_key)
-        if record is None or record.version != handle.version:
+        return None if handle is None else self.record(handle)
+
+    def record(self, handle: TemplateHandle) -> TemplateRecord:
+        """The record of ``handle``: the one kept if it is that template,
+        else rebuilt from the handle (and kept)."""
+        record = self._records.get(handle.kind_key)
+        if record is None or record.key != handle.key:
             record = handle.record()
             self._keep(record)
-        self._records.move_to_end(kind_key)
+        self._records.move_to_end(handle.kind_key)
         return record
 
     def handle(self, kind_key: str) -> TemplateHandle | None:
