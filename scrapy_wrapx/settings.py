@@ -76,10 +76,13 @@ WRAPX_SEED_PAGES = 5
 WRAPX_KINDS_THRESHOLD = 0.6
 #: Bonus of a page whose URL pattern is its kind's.
 WRAPX_KINDS_URL_WEIGHT = 0.3
-#: Sites whose page kinds are kept in memory for routing pages; past it the
-#: kinds of the site routed to least recently are dropped (they stay in the
-#: store, and are read again when that site's pages come back).
-WRAPX_KINDS_CACHE_SITES = 256
+#: Sites whose page kinds, templates and seed counts are kept in memory
+#: (about 15 KB a site); past it those of the site routed to least recently
+#: are dropped (they stay in the store, and are read again when that site's
+#: pages come back). A crawl of many sites at once (hundreds of domains in
+#: flight) reads them back often under the default; raise it to trade
+#: memory for those reads.
+WRAPX_KINDS_CACHE_SITES = 64
 
 # Induction ----------------------------------------------------------------
 
@@ -133,7 +136,8 @@ WRAPX_ITEMS_TEMPLATE_POLL = 2.0
 #: Templates kept in memory, in the crawl's process and in each page worker
 #: (a template takes hundreds of kilobytes, more once compiled): past it the
 #: one used least recently is dropped. The crawl's process still keeps a
-#: handle of each (the template's JSON, compressed, a few kilobytes): its
+#: handle of each kind of the ``WRAPX_KINDS_CACHE_SITES`` sites routed to
+#: last (the template's JSON, compressed, a few kilobytes): its
 #: pages go to the workers and its items are shaped by the handle, and the
 #: template is rebuilt from it when asked for; a worker is sent it again.
 #: Raise it for crawls that go back and forth between more kinds than this.

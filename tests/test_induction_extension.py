@@ -226,3 +226,21 @@ def test_a_template_saved_just_before_the_claim_is_not_induced_again(tmp_path: P
     assert not ext.start(KIND, 1)
     assert not ext.running and [r.version for r in ready] == [1]
     assert store.get(CLAIMS, seeds_key(KIND, 1)) is None
+
+
+def test_recent_outcomes_are_kept_for_the_kinds_with_pages_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crawl of many sites moves on from each site's kinds: the outcomes
+    that decide a re-induction are kept for the kinds with pages last, so
+    the extension's memory does not grow with every kind of the crawl."""
+    from scrapy_wrapx.extensions import induction
+
+    monkeypatch.setattr(induction, "MAX_WATCHED_KINDS", 3)
+    _, ext, _ = _extension(tmp_path)
+    for n in range(5):
+        ext.page_extracted(f"site{n}.test/kind", 1, True, None)  # type: ignore[arg-type]
+    ext.page_extracted("site2.test/kind", 1, False, None)  # type: ignore[arg-type]
+    ext.page_extracted("site5.test/kind", 1, True, None)  # type: ignore[arg-type]
+    assert list(ext.outcomes) == ["site4.test/kind", "site2.test/kind", "site5.test/kind"]
+    assert list(ext.outcomes["site2.test/kind"]) == [True, False]

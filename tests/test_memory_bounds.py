@@ -26,15 +26,18 @@ from scrapy_wrapx.unsupervised.flush import FLUSH_URL
 from scrapy_wrapx.unsupervised.items import VariantItems
 from scrapy_wrapx.unsupervised.kinds import KindIndex, page_signature
 from scrapy_wrapx.unsupervised.routing import KindRouter
+from scrapy_wrapx.unsupervised.seeds import SeedCollector
 from scrapy_wrapx.unsupervised.templates import (
     KINDS,
     PENDING,
+    SEEDS,
     TEMPLATE_VERSIONS,
     TEMPLATES,
     TemplateCache,
     TemplateRecord,
     load_template,
     save_template,
+    seeds_key,
     stored_version,
 )
 from scrapy_wrapx.workers.pool import WorkerPool
@@ -191,17 +194,23 @@ def test_template_cache_keeps_the_templates_used_last(tmp_path: Path) -> None:
 
 class CountingStore(SqliteStore):
     """A SQLite store that counts the template records read (and decoded)
-    from it."""
+    from it, and the seed lists counted."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
         self.template_reads = 0
+        self.seed_counts: list[str] = []
 
     def get(self, namespace: str, key: str) -> Any:
         found = super().get(namespace, key)
         if namespace == TEMPLATES and found is not None:
             self.template_reads += 1
         return found
+
+    def list_length(self, namespace: str, key: str) -> int:
+        if namespace == SEEDS:
+            self.seed_counts.append(key)
+        return super().list_length(namespace, key)
 
 
 def test_saving_a_template_reads_its_version_not_the_stored_template(tmp_path: Path) -> None:
@@ -285,6 +294,42 @@ def test_router_keeps_the_kinds_of_the_sites_routed_last(tmp_path: Path) -> None
     store.close()
 
 
+def test_a_site_the_router_drops_takes_its_templates_and_seed_counts_along(
+    tmp_path: Path,
+) -> None:
+    """What is kept per kind goes with its site: a crawl of many sites keeps
+    the templates and seed counts of the sites it is on, so its memory is
+    flat past ``WRAPX_KINDS_CACHE_SITES`` sites; a dropped site's template
+    and seed count are read from the store again when its pages come back,
+    the kept sites' are not."""
+    store = CountingStore(tmp_path / "wrapx.sqlite3")
+    cache = TemplateCache(store, poll_interval=1e9)
+    seeds = SeedCollector(store, 1, lambda *a, **k: None, lambda key: None)
+    router = KindRouter(
+        store, KindIndex(), lambda key: None, max_sites=2, on_forget=(cache.forget, seeds.forget)
+    )
+    keys = {}
+    for site in ("a.test", "b.test", "c.test"):
+        url = f"http://{site}/book/1.html"
+        kind = router.route(page_signature(_page("Dune", "1.00"), url))
+        keys[site] = kind.key
+        seeds.collect(kind.key, 1, url, _page("Dune", "1.00"))
+        save_template(store, _record(kind.key))
+        assert cache.handle(kind.key) is not None
+    assert cache.record(cache.handle(keys["c.test"])).kind_key == keys["c.test"]  # type: ignore[arg-type]
+    reads, counted = store.template_reads, len(store.seed_counts)
+    for site in ("b.test", "c.test"):
+        assert cache.handle(keys[site]) is not None
+        seeds.collect(keys[site], 1, f"http://{site}/book/2.html", _page("Emma", "2.00"))
+    assert (store.template_reads, len(store.seed_counts)) == (reads, counted), "kept"
+    assert keys["a.test"] not in cache.known()
+    assert cache.handle(keys["a.test"]) is not None
+    seeds.collect(keys["a.test"], 1, "http://a.test/book/2.html", _page("Emma", "2.00"))
+    assert store.template_reads == reads + 1, "read again"
+    assert store.seed_counts[counted:] == [seeds_key(keys["a.test"], 1)]
+    store.close()
+
+
 @pytest_twisted.inlineCallbacks
 def test_workers_hold_the_templates_used_last() -> Iterator[Any]:
     templates = [
@@ -358,3 +403,32 @@ def test_worker_forgets_templates_and_numbers_paths_anew(
     second = worker.handle({"op": "page", "id": 2, "url": "http://s.test/2"}, html)
     assert second is not None and second["reset_paths"] is True
     assert len(second["new_paths"]) == paths  # numbered from 0 again
+
+
+def test_worker_returns_free_memory_every_few_inductions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An induction's parsed seed pages are freed in the C heap between
+    templates that stay; a worker gives the free pages back to the system
+    every ``TRIM_EVERY`` inductions (glibc's ``malloc_trim``, here for
+    real where the C library has it), not after every one (a few
+    milliseconds each)."""
+    import json
+
+    from scrapy_wrapx.workers import worker as worker_module
+    from scrapy_wrapx.workers.worker import PageWorker
+
+    trims: list[int] = []
+    real = worker_module._MALLOC_TRIM
+
+    def trim(pad: int) -> int:
+        trims.append(pad)
+        return real(pad) if real is not None else 0
+
+    monkeypatch.setattr(worker_module, "_MALLOC_TRIM", trim)
+    monkeypatch.setattr(worker_module, "TRIM_EVERY", 2)
+    worker = PageWorker()
+    pages = [{"url": f"http://s.test/{n}", "html": _page(t, "1.00")} for n, t in enumerate(TITLES)]
+    payload = json.dumps({"pages": pages[:3], "previous": None, "naming": None}).encode()
+    for n in range(5):
+        reply = worker.handle({"op": "induce", "id": n}, payload)
+        assert reply is not None and reply["ok"], reply
+    assert trims == [0, 0]

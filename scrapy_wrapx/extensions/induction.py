@@ -38,7 +38,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +80,11 @@ if TYPE_CHECKING:
     from scrapy_wrapx.template import Template
 
 logger = logging.getLogger(__name__)
+
+#: Kinds whose recent outcomes are kept (the ones with pages last): a crawl
+#: of many sites moves on from a site's kinds, and a kind that comes back
+#: starts its window again.
+MAX_WATCHED_KINDS = 256
 
 
 def induce_from_pages(
@@ -123,8 +128,9 @@ class WrapxInductionExtension:
         #: Sites this crawl fetched pages from: it waits for their templates
         #: only (a store may be shared with crawls of other sites).
         self.domains: set[str] = set()
-        #: kind key -> outcomes (True: matched) of its recent pages.
-        self.outcomes: dict[str, deque[bool]] = {}
+        #: kind key -> outcomes (True: matched) of its recent pages, for
+        #: the :data:`MAX_WATCHED_KINDS` kinds with pages last.
+        self.outcomes: OrderedDict[str, deque[bool]] = OrderedDict()
         self.poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
         #: The store failed at the last try (warned once per outage).
         self.store_away = False
@@ -162,7 +168,13 @@ class WrapxInductionExtension:
                 self._check_redesign(kind_key, version - 1)
 
     def page_extracted(self, kind_key: str, version: int, matched: bool, spider: Spider) -> None:
-        outcomes = self.outcomes.setdefault(kind_key, deque(maxlen=self.window))
+        outcomes = self.outcomes.get(kind_key)
+        if outcomes is None:
+            outcomes = self.outcomes[kind_key] = deque(maxlen=self.window)
+            if len(self.outcomes) > MAX_WATCHED_KINDS:
+                self.outcomes.popitem(last=False)
+        else:
+            self.outcomes.move_to_end(kind_key)
         outcomes.append(bool(matched))
         if not matched:
             with self._store_guard():

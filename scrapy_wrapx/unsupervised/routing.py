@@ -16,14 +16,16 @@ founds its own kind, as pages of two templates sharing a URL shape must.
 The kinds of the ``WRAPX_KINDS_CACHE_SITES`` sites routed to last are kept in
 memory; a crawl of more sites than that drops the kinds of the site routed
 to least recently (they stay in the store, where the next page of that site
-finds them), so its memory does not grow with every site it visits.
+finds them), and tells the components that keep something per kind
+(``on_forget``: the templates and seed counts of those kinds), so its memory
+does not grow with every site it visits.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from scrapy_wrapx.unsupervised.kinds import KindIndex, PageKind, kind_domain, new_kind
@@ -46,7 +48,8 @@ class KindRouter:
         store: WrapxStore,
         index: KindIndex,
         count: Callable[[str], None],
-        max_sites: int = 256,
+        max_sites: int = 64,
+        on_forget: Sequence[Callable[[list[str]], None]] = (),
     ) -> None:
         if max_sites < 1:
             raise ValueError(f"WRAPX_KINDS_CACHE_SITES must be >= 1, not {max_sites!r}")
@@ -54,6 +57,8 @@ class KindRouter:
         self.index = index
         self._count = count
         self.max_sites = max_sites
+        #: Called with the kind keys of each site dropped from memory.
+        self.on_forget = tuple(on_forget)
         #: Sites this crawl routed pages of.
         self.domains: set[str] = set()
         #: Sites whose kinds are in :attr:`index`, routed to least recently first.
@@ -96,9 +101,17 @@ class KindRouter:
         self._load_kinds(domain)
         self._sites[domain] = None
         while len(self._sites) > self.max_sites:
-            dropped, _ = self._sites.popitem(last=False)
-            self.index.forget(dropped)
-            self._expected.pop(dropped, None)
+            self._forget(self._sites.popitem(last=False)[0])
+
+    def _forget(self, domain: str) -> None:
+        """Drop what is kept of ``domain`` here and in :attr:`on_forget`."""
+        kind_keys = [kind.key for kind in self.index.kinds(domain)]
+        self.index.forget(domain)
+        self._expected.pop(domain, None)
+        self._templated.difference_update(kind_keys)
+        self._restructured.difference_update(kind_keys)
+        for forget in self.on_forget:
+            forget(kind_keys)
 
     def own(self, kind_keys: list[str]) -> list[str]:
         """The kinds among ``kind_keys`` of sites this crawl visits (a store

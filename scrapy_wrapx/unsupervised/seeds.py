@@ -42,8 +42,10 @@ class SeedCollector:
         self.seed_pages = seed_pages
         self._send = send
         self._count = count
-        #: Seeds stored per seeds key, as last seen.
-        self._counts: dict[str, int] = {}
+        #: Seeds stored per kind key and version, as last seen (a cache of
+        #: the store's counts, dropped with the kinds of a site: see
+        #: :meth:`forget`).
+        self._counts: dict[str, dict[int, int]] = {}
 
     def cap(self, version: int) -> int:
         """How many seeds template ``version`` of a kind is induced from."""
@@ -53,15 +55,22 @@ class SeedCollector:
         """Keep the page as a seed of template ``version`` of ``kind_key``,
         unless that version has its seeds already."""
         key = seeds_key(kind_key, version)
-        count = self._counts.get(key)
+        counts = self._counts.setdefault(kind_key, {})
+        count = counts.get(version)
         if count is None:
             count = self.store.list_length(SEEDS, key)
         if count >= self.cap(version):
-            self._counts[key] = count
+            counts[version] = count
             return
-        count = self._counts[key] = self.store.append(SEEDS, key, {"url": url, "html": html})
+        count = counts[version] = self.store.append(SEEDS, key, {"url": url, "html": html})
         self._count("seeds/collected_count")
         logger.debug(
             "Seed page %d/%d of kind %s v%d: %s", count, self.cap(version), kind_key, version, url
         )
         self._send(seed_collected, kind_key=kind_key, version=version, count=count)
+
+    def forget(self, kind_keys: list[str]) -> None:
+        """Drop the counts of ``kind_keys`` (a site the router no longer
+        keeps); the store's are read again if their pages come back."""
+        for kind_key in kind_keys:
+            self._counts.pop(kind_key, None)

@@ -96,7 +96,13 @@ class CrawlState:
             count,
             store_back,
         )
-        router = KindRouter(store, index, count, wrapx_setting(settings, "WRAPX_KINDS_CACHE_SITES"))
+        router = KindRouter(
+            store,
+            index,
+            count,
+            wrapx_setting(settings, "WRAPX_KINDS_CACHE_SITES"),
+            on_forget=(templates.forget, seeds.forget),
+        )
         return cls(crawler, store, templates, router, seeds, items, offline)
 
     def workers(self) -> WorkerPool | None:

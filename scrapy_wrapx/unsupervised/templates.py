@@ -272,6 +272,16 @@ class TemplateCache:
         not miss a template another process saved a moment ago."""
         self._checked.pop(kind_key, None)
 
+    def forget(self, kind_keys: list[str]) -> None:
+        """Drop what is kept of ``kind_keys`` (a site the router no longer
+        keeps): a crawl of many sites keeps templates of the sites it is
+        on, and reads a template from the store again if its site comes
+        back."""
+        for kind_key in kind_keys:
+            self._handles.pop(kind_key, None)
+            self._records.pop(kind_key, None)
+            self._checked.pop(kind_key, None)
+
     def put(self, record: TemplateRecord) -> bool:
         """Use ``record`` if it is newer than the known one; True if it is."""
         known = self._handles.get(record.kind_key)
