@@ -9,6 +9,7 @@ without recursion: templates of deep pages are deep too.
 
 from __future__ import annotations
 
+from scrapy_wrapx.induction._alternatives import alternative_leaders
 from scrapy_wrapx.induction._keyvalue import key_value_sets
 from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode, latent_fields
 
@@ -112,13 +113,17 @@ def template_schema(template: Template) -> str:
     profiles = template.meta.get("naming")
     profiles = profiles if isinstance(profiles, dict) else {}
     repeated = {info.name for info in template.fields if info.repeated}
+    leaders = alternative_leaders(template)
     lines = ["# fields (1 = single value, * = list):"]
     for name in template.field_names:
         profile = profiles.get(name)
         profile = profile if isinstance(profile, dict) else {}
         shape = "*" if name in repeated or profile.get("many") else "1"
         examples = ", ".join(repr(v) for v in profile.get("examples", []))
-        lines.append(f"#   {name:<30} {shape}  {examples}".rstrip())
+        # An alternative place of another field's value: items hold it
+        # under that field's name (:mod:`scrapy_wrapx.induction._alternatives`).
+        held = f"  (items: as {leaders[name]})" if name in leaders else ""
+        lines.append(f"#   {name:<30} {shape}  {examples}{held}".rstrip())
     for name, where in key_value_sets(template).items():
         source = f"{where.label}, {where.value}" if not where.cells else where.value
         lines.append(f"#   {name:<30} {{}}  labels -> values, from {source}")

@@ -40,6 +40,7 @@ from lxml.html import defs as html_defs
 
 from scrapy_wrapx.dom import HEADINGS, PageTree, fold_whitespace
 from scrapy_wrapx.extraction import extract, remembering_matches
+from scrapy_wrapx.induction._alternatives import note_alternatives
 from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
@@ -523,6 +524,7 @@ def _name_template(
 ) -> None:
     contexts = field_contexts(template)
     values = [extract(template, tree).fields for tree in trees]
+    uids = {info.name: info.uid for info in template.fields}
     evidence = [page_evidence(tree) for tree in trees]
     kept = set(previous.field_names) if previous is not None else set()
     wanted = _wanted_names(template, contexts, values, evidence, kept)
@@ -543,6 +545,9 @@ def _name_template(
     template.meta[PROFILES] = profiles
     note_key_value_sets(template, trees)
     _name_key_value_sets(template)
+    note_alternatives(
+        template, [{uids[n]: v for n, v in page.items() if n in uids} for page in values]
+    )
 
 
 def _wanted_names(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
+from scrapy_wrapx.induction._alternatives import alternative_leaders
 from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets
 from scrapy_wrapx.template import Set, Template, enclosing_sets
 
@@ -33,6 +34,10 @@ class ItemShape:
     #: Key/value sets (set name -> label field, value field): one mapping
     #: each (:mod:`scrapy_wrapx.induction._keyvalue`).
     keyed: dict[str, KeyValueSet] = field(default_factory=dict)
+    #: Alternative fields (field name -> its leader's name): a page's value
+    #: goes under the leader's name where the leader shows none
+    #: (:mod:`scrapy_wrapx.induction._alternatives`).
+    leaders: dict[str, str] = field(default_factory=dict)
 
 
 _SHAPES: weakref.WeakKeyDictionary[Template, ItemShape] = weakref.WeakKeyDictionary()
@@ -63,5 +68,6 @@ def item_shape(template: Template) -> ItemShape:
         frozenset(name for set_name, names in members.items() if set_name for name in names),
         single,
         key_value_sets(template),
+        alternative_leaders(template),
     )
     return found

@@ -138,9 +138,10 @@ def _shaped_data(extraction: Extraction, shape: ItemShape) -> dict[str, Any]:
     for name, found in extraction.fields.items():
         if name in shape.in_sets:
             continue  # in its records only
-        values = [value for value in found if shown(value)]
-        if values:
-            data[_field_key(name)] = " ".join(values)
+        text = " ".join(value for value in found if shown(value))
+        key = _item_name(name, text, extraction, shape, data) if text else None
+        if key is not None:
+            data[_field_key(key)] = text
     for name, rows in extraction.records.items():
         key, shaped = _shaped_rows(name, rows, shape)
         if shaped:
@@ -181,6 +182,23 @@ def shown(value: Any) -> bool:
     return isinstance(value, str) and any(
         char.isalnum() or unicodedata.category(char).startswith("S") for char in value
     )
+
+
+def _item_name(
+    name: str, text: str, extraction: Extraction, shape: ItemShape, data: dict[str, Any]
+) -> str | None:
+    """The name a scalar field's ``text`` goes under: its own, or for an
+    alternative (:mod:`scrapy_wrapx.induction._alternatives`) its leader's
+    where the page shows the leader empty; None for a value the item holds
+    under the leader's name already."""
+    leader = shape.leaders.get(name)
+    if leader is None:
+        return name
+    shown_by_leader = " ".join(v for v in extraction.fields.get(leader, ()) if shown(v))
+    taken = shown_by_leader or data.get(_field_key(leader))
+    if taken is None:
+        return leader
+    return None if taken == text else name
 
 
 def _field_key(name: str) -> str:
