@@ -129,3 +129,27 @@ def test_show_says_which_key_an_alternative_is_held_under() -> None:
     isbn = [line.split()[1] for line in lines if "(items: as isbn_13)" in line]
     assert isbn and "isbn_13" not in isbn, lines
     assert any(line.split()[1:2] == ["isbn_13"] for line in lines if line.startswith("#   "))
+
+
+def _titled(place: str, book: dict[str, str]) -> str:
+    heading = f"<h1>{book['title']}</h1>"
+    top = f"<div class='masthead'>{heading if place == 'top' else '<p>Books</p>'}</div>"
+    box = f"<div class='product'>{heading if place == 'box' else ''}"
+    box += f"<p class='price'>{book['price']}</p></div>"
+    return (
+        f"<html><head><title>{book['title']} | Shop</title></head>"
+        f"<body>{top}{box}<p>Free shipping.</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_title_shown_in_alternative_places_is_the_title(seed: int) -> None:
+    """The page's title as its heading, at the top on some pages and in the
+    product box on others: one ``title`` key, whichever the page uses."""
+    rng = random.Random(seed)
+    places = ["top", "box", "top", "box", rng.choice(["top", "box"])]
+    template = _named([_titled(place, _book(rng)) for place in places])
+    for place in ("top", "box"):
+        book = _book(rng)
+        item = item_data(extract(template, _titled(place, book)), template)
+        assert [key for key, value in item.items() if value == book["title"]] == ["title"], item

@@ -9,7 +9,8 @@ item held the value under one name or the other depending on the page: no
 field a user could read the attribute by.
 
 Fields that are the same attribute by their label (the same label name),
-not in a set, and never showing different values on one seed page are
+or the page's title shown in two places (``title`` and ``heading``), not
+in a set, and never showing different values on one seed page are
 *alternatives*: the
 template notes them (:data:`ALTERNATIVES` in its meta, by field uid, so
 renames keep the note) and an item puts the value of whichever a page
@@ -21,6 +22,7 @@ second under its own name: nothing is lost or overwritten.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from scrapy_wrapx.induction._naming import label_name
@@ -28,6 +30,8 @@ from scrapy_wrapx.template import FieldInfo, Template
 
 #: Template meta key: groups of alternative fields, by uid, leader first.
 ALTERNATIVES = "alternatives"
+#: The counter that keeps a name unique (``heading_2``).
+_COUNTER = re.compile(r"_\d+$")
 
 
 def note_alternatives(template: Template, values: Sequence[Mapping[int, list[str]]]) -> None:
@@ -35,7 +39,7 @@ def note_alternatives(template: Template, values: Sequence[Mapping[int, list[str
     values on the seed pages, by field uid."""
     groups: dict[str, list[FieldInfo]] = {}
     for info in template.fields:
-        base = label_name(info.label) if info.slot.isdigit() and not info.set else ""
+        base = _base_name(info)
         if base:
             groups.setdefault(base, []).append(info)
     noted: list[list[int]] = []
@@ -68,6 +72,17 @@ def alternative_leaders(template: Template) -> dict[str, str]:
         leader, *others = group
         leaders.update((names[uid], names[leader]) for uid in others)
     return leaders
+
+
+def _base_name(info: FieldInfo) -> str:
+    """The attribute a text field outside sets is by its label, or the
+    page's title for a heading the naming called ``title`` or ``heading``
+    (a title in two places: one is ``title``, the other ``heading``)."""
+    if not info.slot.isdigit() or info.set:
+        return ""
+    if info.label:
+        return label_name(info.label)
+    return "title" if _COUNTER.sub("", info.name) in ("title", "heading") else ""
 
 
 def _shown(values: list[str] | None) -> bool:
