@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.crawler import CrawlerRunner
 
 from scrapy_wrapx._versioned import MAX_JSON_DEPTH, json_depth, load_json
@@ -96,6 +98,34 @@ def test_depth_is_measured_without_recursion() -> None:
     nested = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
     assert json_depth(nested) == MAX_JSON_DEPTH
     load_json(nested, "record")
+
+
+def _depth(value: Any) -> int:
+    """The nesting of a parsed JSON value, by its structure (the reference
+    :func:`json_depth` must agree with)."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+_JSON_TEXT = st.text(alphabet=st.sampled_from(list('[]{}"\\:,ab é\n\u2028')), max_size=12)
+_JSON_VALUES = st.recursive(
+    st.none() | st.integers() | _JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_JSON_TEXT, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON_VALUES, st.booleans())
+def test_depth_is_the_nesting_of_the_value_whatever_its_strings_hold(
+    value: Any, ascii_only: bool
+) -> None:
+    """Strings full of brackets, quotes, backslashes and non-ASCII text
+    (escaped or not) count for nothing; the depth is the value's."""
+    assert json_depth(json.dumps(value, ensure_ascii=ascii_only)) == _depth(value)
 
 
 def test_real_templates_are_far_below_the_limit() -> None:

@@ -11,11 +11,10 @@ field a user could read the attribute by.
 Fields that are the same attribute by their label (the same label name),
 or the page's title shown in two places (``title`` and ``heading``), not
 in a set, and never showing different values on one seed page are
-*alternatives*: the
-template notes them (:data:`ALTERNATIVES` in its meta, by field uid, so
-renames keep the note) and an item puts the value of whichever a page
-shows under the name of the first, its *leader* (the one with the bare
-label name where there is one). The same value shown by two of them is
+*alternatives*: the template notes them (:data:`ALTERNATIVES` in its meta,
+by field uid, so renames keep the note) and an item puts the value of
+whichever a page shows under the name of the first, its *leader* (the one
+with the bare label name where there is one). The same value shown by two of them is
 given once; a page that shows two different values after all keeps the
 second under its own name: nothing is lost or overwritten.
 """
@@ -86,7 +85,7 @@ def _base_name(info: FieldInfo) -> str:
 
 
 def _shown(values: list[str] | None) -> bool:
-    return bool(values) and any(value.strip() for value in values)  # type: ignore[union-attr]
+    return values is not None and any(value.strip() for value in values)
 
 
 def _together(infos: list[FieldInfo], page: Mapping[int, list[str]]) -> bool:
