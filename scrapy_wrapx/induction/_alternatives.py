@@ -21,16 +21,14 @@ second under its own name: nothing is lost or overwritten.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from scrapy_wrapx.induction._naming import label_name
+from scrapy_wrapx.induction._rename import NAME_COUNTER
 from scrapy_wrapx.template import FieldInfo, Template
 
 #: Template meta key: groups of alternative fields, by uid, leader first.
 ALTERNATIVES = "alternatives"
-#: The counter that keeps a name unique (``heading_2``).
-_COUNTER = re.compile(r"_\d+$")
 
 
 def note_alternatives(template: Template, values: Sequence[Mapping[int, list[str]]]) -> None:
@@ -81,7 +79,7 @@ def _base_name(info: FieldInfo) -> str:
         return ""
     if info.label:
         return label_name(info.label)
-    return "title" if _COUNTER.sub("", info.name) in ("title", "heading") else ""
+    return "title" if NAME_COUNTER.sub("", info.name) in ("title", "heading") else ""
 
 
 def _shown(values: list[str] | None) -> bool:

@@ -23,7 +23,7 @@ from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.template import Elem, Set, Template, Text, enclosing_sets
 
 #: The counter that keeps a name unique (``tr_list_2``).
-_COUNTER = re.compile(r"_\d+$")
+NAME_COUNTER = re.compile(r"_\d+$")
 #: Share of a new field's non-empty pages on which an old field must hold
 #: the very same values for the old name to carry over.
 SAME_DATA_SHARE = 0.5
@@ -78,7 +78,7 @@ def _unused(name: str, used: set[str]) -> str:
     if name not in used:
         used.add(name)
         return name
-    return fresh_name(_COUNTER.sub("", name), used)
+    return fresh_name(NAME_COUNTER.sub("", name), used)
 
 
 def carry_lone_members(template: Template, previous: Template) -> None:

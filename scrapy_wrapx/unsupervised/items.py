@@ -358,10 +358,9 @@ class VariantItems:
             self._buffer(kind_key, url, html, record.version)
             return output
         self._inc("extract/matched_count")
-        if isinstance(record, TemplateHandle):
-            output.append(self._handled_item(url, record, extraction))
-        else:
-            output.append(self._item(url, kind_key, record.version, extraction, record.template))
+        # A handle shapes the item as its template would, not rebuilt.
+        shape = record.shape if isinstance(record, TemplateHandle) else item_shape(record.template)
+        output.append(self._item(url, kind_key, record.version, extraction, shape))
         return output
 
     def _buffer(self, kind_key: str, url: str, html: str, version: int) -> None:
@@ -511,9 +510,8 @@ class VariantItems:
         if not extraction.matched:
             self._inc("items/unmatched_count")
         self._inc("items/from_buffer_count")
-        item = self._item(
-            url, batch.kind_key, batch.record.version, extraction, batch.record.template
-        )
+        shape = item_shape(batch.record.template)
+        item = self._item(url, batch.kind_key, batch.record.version, extraction, shape)
         key = item_key(item)
         if key is not None:
             batch.unconfirmed.add(key)
@@ -642,23 +640,10 @@ class VariantItems:
     # Helpers --------------------------------------------------------------
 
     def _item(
-        self, url: str, kind_key: str, version: int, extraction: Extraction, template: Template
+        self, url: str, kind_key: str, version: int, extraction: Extraction, shape: ItemShape
     ) -> Any:
         self._inc("items/emitted_count")
-        return build_item(self.item_class, url, kind_key, version, extraction, template, self.typed)
-
-    def _handled_item(self, url: str, handle: TemplateHandle, extraction: Extraction) -> Any:
-        """:meth:`_item` shaped by the handle, the template not rebuilt."""
-        self._inc("items/emitted_count")
-        return _shaped_item(
-            self.item_class,
-            url,
-            handle.kind_key,
-            handle.version,
-            extraction,
-            handle.shape,
-            self.typed,
-        )
+        return _shaped_item(self.item_class, url, kind_key, version, extraction, shape, self.typed)
 
     def _signal(self, signal: object, **kwargs: Any) -> None:
         if self._send is not None:

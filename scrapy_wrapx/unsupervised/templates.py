@@ -290,10 +290,8 @@ class TemplateCache:
         self._handles[record.kind_key] = TemplateHandle.of(record)
         self._handles.move_to_end(record.kind_key)
         while len(self._handles) > MAX_HANDLES:
-            dropped, _ = self._handles.popitem(last=False)
-            self._records.pop(dropped, None)
             # Read from the store at the next get, whatever the poll interval.
-            self._checked.pop(dropped, None)
+            self.forget([next(iter(self._handles))])
         self._keep(record)
         return True
 

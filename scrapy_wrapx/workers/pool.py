@@ -111,17 +111,16 @@ class WorkerTimeout(ValueError):
 @dataclass(frozen=True)
 class WorkerPage:
     """A page parsed in a worker: its tag-path set, and either its
-    extraction with ``template`` (the one it was expected to need) or, when
-    ``extraction`` is None, the worker's number for its kept tree. A page
-    that matched ``template`` has no tag paths (None): it is of the kind of
-    ``template`` and needs no routing."""
+    extraction with the template it was expected to need (sent to the
+    worker under ``template_key``) or, when ``extraction`` is None, the
+    worker's number for its kept tree. A page that matched that template
+    has no tag paths (None): it is of the template's kind and needs no
+    routing."""
 
     paths: frozenset[str] | None
     worker: _WorkerProtocol
     page_id: int
-    template: Template | TemplateSource | None = None
     extraction: Extraction | None = None
-    #: The key ``template`` went to the worker under.
     template_key: str | None = None
 
 
@@ -528,7 +527,7 @@ class WorkerPool:
                     raise WorkerUnavailable(
                         "Page worker sent no tag paths for a page it did not match"
                     )
-                return WorkerPage(None, worker, int(reply["id"]), template, extraction, key)
+                return WorkerPage(None, worker, int(reply["id"]), extraction, key)
             numbers = array(PATH_NUMBERS)
             try:
                 numbers.frombytes(reply["payload"])
@@ -541,7 +540,6 @@ class WorkerPool:
                 frozenset([paths[n] for n in numbers]),
                 worker,
                 int(reply["id"]),
-                template if extraction is not None else None,
                 extraction,
                 key if extraction is not None else None,
             )
