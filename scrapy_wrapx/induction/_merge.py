@@ -126,6 +126,13 @@ def _merge_sets(scratch: Scratch, a: TNode, b: TNode) -> Set:
     refresh(scratch, merged)
     if isinstance(a, Set) and isinstance(b, Set):
         _carry_instances(scratch[a], scratch[b], scratch[merged])
+    else:
+        # A seed that shows one repetition folded nothing: an instance of
+        # one repetition, which set revision weighs like any other.
+        instances = scratch[a].instances if isinstance(a, Set) else scratch[b].instances
+        if instances is not None:
+            single: list[list[TNode]] = [[b if isinstance(a, Set) else a]]
+            scratch[merged].instances = [*instances, single]
     return merged
 
 

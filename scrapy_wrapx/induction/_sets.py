@@ -132,13 +132,15 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
     instances = info.instances or []
     k = _repetitions(instances)
     if not k:
-        return None
+        return _as_parts(scratch, instances)
     positions = [_position(scratch, instances, p) for p in range(k)]
     unrolled = [item for hedge in positions for item in hedge]
     if _roles(instances) or _named_parts(instances):
         return unrolled
     if not _regular(instances, positions):
-        return None
+        # A position that varies may still be one part: a banner that
+        # one seed wraps differently.
+        return _as_parts(scratch, instances)
     if 2 * sum(_entries(positions)) >= k:
         # Mostly the same entries in the same places: a fixed menu with an
         # entry or two that name the page ("Bookmark <name>"), or rows
@@ -181,22 +183,121 @@ def _roles(instances: list[list[list[TNode]]]) -> bool:
     return same_mean >= ROLE_SAME and cross_mean <= same_mean - ROLE_MARGIN
 
 
+def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNode] | None:
+    """The parts of a layout that seeds show in different numbers: a "set"
+    whose instances hold ``k`` repetitions here and fewer there (a seed
+    whose banner row lacks what made it fold with the content row below
+    it; a notice row only some pages have) is a tuple when every
+    repetition of every instance is clearly one of the repetitions of its
+    fullest instance (:func:`_part_of`), each at most once and in their
+    order, and those are parts rather than records: unlike each other
+    (:func:`_unlike`), or one of them the same wherever it is shown (a
+    heading box above a content box it is a subset of). A part some
+    instance lacks is optional."""
+    if len(instances) < 2 or not any(len(reps) >= 2 for reps in instances):
+        return None
+    reference = max(instances, key=len)
+    if len(reference) > MAX_ROLES:
+        return None
+    parts = [_shape(rep) for rep in reference]
+    shown = _shown_parts(parts, instances)
+    if shown is None:
+        return None
+    merged = []
+    for hedges in shown:
+        hedge = hedges[0]
+        for other in hedges[1:]:
+            hedge = merge_hedges(scratch, hedge, other)
+        merged.append(hedge)
+    fixed = [
+        len(hedges) > 1 and _fixed_entry(hedge) for hedges, hedge in zip(shown, merged, strict=True)
+    ]
+    if not all(
+        fixed[p] or fixed[q] or _unlike(parts[p], parts[q])
+        for p in range(len(parts))
+        for q in range(p + 1, len(parts))
+    ):
+        return None
+    unrolled: list[TNode] = []
+    for hedges, hedge in zip(shown, merged, strict=True):
+        if len(hedges) < len(instances):
+            hedge = [optional(scratch, node) for node in hedge]
+        unrolled.extend(hedge)
+    return unrolled
+
+
+def _shown_parts(
+    parts: list[frozenset[tuple[str, ...]]], instances: list[list[list[TNode]]]
+) -> list[list[list[TNode]]] | None:
+    """Per part, the repetitions that are it; None unless each instance
+    shows each part at most once and in their order."""
+    shown: list[list[list[TNode]]] = [[] for _ in parts]
+    for reps in instances:
+        last = -1
+        for rep in reps:
+            part = _part_of(parts, _shape(rep))
+            if part <= last:
+                return None
+            shown[part].append(rep)
+            last = part
+    return shown
+
+
+def _unlike(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> bool:
+    """Whether two repetitions are different parts by their shapes:
+    neither holds much of the other's (:data:`PART_OVERLAP`), where records
+    of a list are alike or one is the other with more optional parts, and
+    they are not alike but for their classes, as a list's rows in
+    alternating styles (``odd``, ``even``) are."""
+    return _contained(a, b) <= PART_OVERLAP and dice(_unstyled(a), _unstyled(b)) < ROLE_SAME
+
+
+#: Most share of the smaller part's shape that two parts of a layout
+#: have in common (see :func:`_as_parts`).
+PART_OVERLAP = 0.75
+
+
+def _unstyled(shape: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """A shape without its class words: rows of one list in alternating
+    styles (``odd``, ``even``) differ in nothing else."""
+    return frozenset(tuple(step.split(".", 1)[0] for step in path) for path in shape)
+
+
+def _contained(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> float:
+    """The share of the smaller shape's paths that the other has too."""
+    smaller = min(len(a), len(b))
+    return len(a & b) / smaller if smaller else 1.0
+
+
+def _part_of(parts: list[frozenset[tuple[str, ...]]], shape: frozenset[tuple[str, ...]]) -> int:
+    """The part a repetition is: the one its shape overlaps most, by at
+    least :data:`ROLE_MARGIN`, and clearly more than any other: by
+    :data:`ROLE_MARGIN` more, or twice as much (a page's own content block
+    shares little with another page's, but far more than with the
+    banner); -1 for none."""
+    overlaps = sorted(((dice(shape, part), p) for p, part in enumerate(parts)), reverse=True)
+    best, part = overlaps[0]
+    runner_up = overlaps[1][0] if len(overlaps) > 1 else 0.0
+    if best < ROLE_MARGIN or (best - runner_up < ROLE_MARGIN and best < 2 * runner_up):
+        return -1
+    return part
+
+
 _DIGITS = re.compile(r"\d+")
 
 
 def _named_parts(instances: list[list[list[TNode]]]) -> bool:
     """Whether each position is an element the page names with an ``id``
-    of its own, the same on every instance, and the names differ in more
-    than a number: ``entity-address`` then ``entity-details`` are two
-    parts of a page (an id names one element), which may hold different
-    optional rows; ``row1``, ``row2`` number records."""
+    of its own, the same on most instances (a page whose markup gives one
+    part an id of its own, ``ctl00_x81``, is outvoted), and the names
+    differ in more than a number: ``entity-address`` then
+    ``entity-details`` are two parts of a page (an id names one element),
+    which may hold different optional rows; ``row1``, ``row2`` number
+    records."""
     names = []
     for p in range(len(instances[0])):
-        found = {_ids(reps[p]) for reps in instances}
-        if len(found) != 1:
-            return False
-        (ids,) = found
-        if not ids:
+        (ids, count), *_ = Counter(_ids(reps[p]) for reps in instances).most_common(1)
+        if not ids or 2 * count <= len(instances):
             return False
         names.append(tuple(_DIGITS.sub("#", name) for name in ids))
     return len(set(names)) == len(names)

@@ -1,0 +1,214 @@
+"""A page's blocks that some seeds show and others lack are parts, not records.
+
+Pages build their layout from blocks of one markup (``<div class="box">``
+with a head, a body and a foot; a layout table's rows): a promotion box
+before the product box on most pages, or a banner row before the content
+row. On a page that shows both, folding reads them as two records of one
+list; on a page that lacks the promotion, or whose banner is marked up
+differently, there is nothing to fold. The merged template then held a
+list of boxes, and every field of the page sat in the item's
+``box_list[0]``, or in ``box_list[1]`` where the promotion came first:
+the item's shape, and the names a crawl keeps across template versions,
+depended on which seeds showed the promotion. Parts unlike each other
+(:func:`scrapy_wrapx.induction._sets._as_parts`) are the page's parts
+however many of them a seed shows; a part some seeds lack is optional.
+
+Look-alikes that must stay lists, with 1 to N repetitions per page: cards
+of which some carry a badge, reviews of which some carry a reply, rows in
+alternating styles (``odd``, ``even``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.template import Template
+from scrapy_wrapx.unsupervised.items import item_data
+
+PRODUCTS = ["Lamp", "Chair", "Desk", "Shelf", "Stool", "Sofa"]
+COLOURS = ["Red", "Blue", "Green", "Oak", "White"]
+MAKERS = ["Acme", "Globex", "Initech", "Umbrella", "Hooli"]
+
+#: The product block in three markups: rows (label, value) -> markup.
+SPECS = {
+    "table": lambda rows: (
+        "<table class='specs'>"
+        + "".join(f"<tr><th>{label}</th><td>{value}</td></tr>" for label, value in rows)
+        + "</table>"
+    ),
+    "dl": lambda rows: (
+        "<dl class='specs'>"
+        + "".join(f"<dt>{label}</dt><dd>{value}</dd>" for label, value in rows)
+        + "</dl>"
+    ),
+    "p": lambda rows: "".join(
+        f"<p class='spec'>{label}: <b>{value}</b></p>" for label, value in rows
+    ),
+}
+
+
+def _product(index: int) -> dict[str, str]:
+    rng = random.Random(index)
+    return {
+        "title": f"{rng.choice(COLOURS)} {rng.choice(PRODUCTS)} {index}",
+        "price": f"${rng.randint(10, 400)}.{rng.randint(0, 99):02d}",
+        "maker": rng.choice(MAKERS),
+    }
+
+
+#: The optional box before the product box: a promotion (a list of
+#: links), or a notice whose tag paths are all in the product box too
+#: (records of a list look like that: one is the other with more parts),
+#: which says the same on every page it is on.
+PROMOS = {
+    "links": (
+        "<div class='box'><div class='box-head'>Deals</div><ul class='links'>"
+        "<li><a href='/d/1'>Lamps</a></li><li><a href='/d/2'>Chairs</a></li>"
+        "<li><a href='/d/3'>Desks</a></li></ul><div class='box-foot'>See all</div></div>"
+    ),
+    "notice": (
+        "<div class='box'><div class='box-head'>Free delivery this week</div>"
+        "<div class='box-foot'>See all</div></div>"
+    ),
+}
+
+
+def _box_page(
+    index: int, promo: bool, specs: str, promo_kind: str = "links"
+) -> tuple[str, dict[str, str]]:
+    """A page of boxes: an optional promotion box, then the product box,
+    both with the site's box head and foot."""
+    values = _product(index)
+    promo_box = PROMOS[promo_kind]
+    rows = [("Price", values["price"]), ("Maker", values["maker"])]
+    product_box = (
+        f"<div class='box'><div class='box-head'>{values['title']}</div>"
+        f"{SPECS[specs](rows)}<div class='box-foot'>See all</div></div>"
+    )
+    html = (
+        f"<html><head><title>{values['title']}</title></head><body><div id='page'>"
+        f"{promo_box if promo else ''}{product_box}</div><p>Footer</p></body></html>"
+    )
+    return html, values
+
+
+def _induced(pages: list[str]) -> Template:
+    urls = [f"http://shop.test/p/{i}" for i in range(len(pages))]
+    trees = [dom.parse(html, url) for html, url in zip(pages, urls, strict=True)]
+    template = induce_template(trees, urls=urls)
+    name_template(template, trees)
+    return template
+
+
+def _item(template: Template, html: str) -> dict:
+    return item_data(extract(template, html, "http://shop.test/p/new"), template)
+
+
+@pytest.mark.parametrize("promo_kind", sorted(PROMOS))
+@pytest.mark.parametrize("specs", sorted(SPECS))
+@pytest.mark.parametrize("shown", ["11011", "10101", "01111", "11110"])
+def test_a_block_some_seeds_lack_leaves_the_product_fields_at_the_top(
+    specs: str, shown: str, promo_kind: str
+) -> None:
+    template = _induced(
+        [_box_page(i, flag == "1", specs, promo_kind)[0] for i, flag in enumerate(shown)]
+    )
+    for index, promo in ((40, True), (41, False)):
+        html, values = _box_page(index, promo, specs, promo_kind)
+        item = _item(template, html)
+        # Every value is at the top of the item: no list of boxes holds them.
+        assert set(values.values()) <= _top_values(item), item
+        assert not any(_records(value) for value in item.values()), item
+
+
+def _top_values(item: dict) -> set[str]:
+    """The texts of an item's top-level keys (a scalar, or a list of texts)."""
+    found: set[str] = set()
+    for value in item.values():
+        found.update(
+            v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)
+        )
+    return found
+
+
+def _records(value: object) -> bool:
+    return isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+
+
+def test_the_fields_keep_their_names_whichever_seeds_show_the_block() -> None:
+    names = set()
+    for shown in ("11111", "11011", "01110", "10000"):
+        template = _induced([_box_page(i, flag == "1", "table")[0] for i, flag in enumerate(shown)])
+        html, values = _box_page(50, False, "table")
+        item = _item(template, html)
+        names.add(
+            tuple(
+                sorted(key for key in item if _top_values({key: item[key]}) & set(values.values()))
+            )
+        )
+    assert len(names) == 1, names
+
+
+# Look-alikes: lists whose records differ, 1 to N of them per page.
+
+
+def _cards_page(index: int, count: int) -> tuple[str, list[str]]:
+    rng = random.Random(index)
+    titles = [f"{rng.choice(COLOURS)} {rng.choice(PRODUCTS)} {index}-{n}" for n in range(count)]
+    cards = "".join(
+        f"<div class='card'><h3><a href='/p/{index}/{n}'>{title}</a></h3>"
+        + ("<span class='badge'>New</span>" if n % 2 else "")
+        + f"<p class='price'>${rng.randint(5, 90)}</p></div>"
+        for n, title in enumerate(titles)
+    )
+    return (
+        f"<html><body><h1>Deals {index}</h1><div class='cards'>{cards}</div></body></html>",
+        titles,
+    )
+
+
+def _reviews_page(index: int, count: int) -> tuple[str, list[str]]:
+    rng = random.Random(index)
+    authors = [f"{rng.choice(['ann', 'bo', 'cy', 'di'])}{index}{n}" for n in range(count)]
+    reviews = "".join(
+        f"<div class='review'><span class='author'>{author}</span><p>{rng.choice(MAKERS)} is fine</p>"
+        + ("<div class='reply'><b>Shop</b><p>Thanks!</p></div>" if n == 0 else "")
+        + "</div>"
+        for n, author in enumerate(authors)
+    )
+    return (
+        f"<html><body><h1>Item {index}</h1><div class='reviews'>{reviews}</div></body></html>",
+        authors,
+    )
+
+
+def _rows_page(index: int, count: int) -> tuple[str, list[str]]:
+    rng = random.Random(index)
+    names = [f"{rng.choice(PRODUCTS)} {index}-{n}" for n in range(count)]
+    rows = "".join(
+        f"<tr class='{'odd' if n % 2 == 0 else 'even'}'><td>{name}</td><td>{rng.randint(1, 9)}</td></tr>"
+        for n, name in enumerate(names)
+    )
+    return f"<html><body><h1>Order {index}</h1><table>{rows}</table></body></html>", names
+
+
+@pytest.mark.parametrize("page", [_cards_page, _reviews_page, _rows_page])
+@pytest.mark.parametrize("counts", [(1, 2, 1, 2, 1), (2, 1, 1, 1, 2), (1, 2, 2, 2, 2)])
+def test_lists_of_unlike_records_stay_lists(page, counts: tuple[int, ...]) -> None:
+    template = _induced([page(i, count)[0] for i, count in enumerate(counts)])
+    for index, count in ((61, 2), (62, 5)):
+        html, wanted = page(index, count)
+        item = _item(template, html)
+        lists = [
+            set().union(*(_top_values(record) for record in records))
+            for records in item.values()
+            if _records(records)
+        ]
+        # All the page's records are in one list, none at the top.
+        assert any(set(wanted) <= values for values in lists), item
