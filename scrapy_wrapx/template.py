@@ -621,22 +621,30 @@ LATENT_LABEL = re.compile(rf"\s*{LABEL}\s*(?=\S)")
 def latent_fields(template: Template) -> dict[int, str]:
     """The latent fields of a template (fixed texts that may be data, see
     :mod:`scrapy_wrapx.induction._latent`): uid to name, in page order,
-    each name unique among them and apart from every field and set name."""
+    each name apart from every field and set name and unique among them
+    but for *twins*: a latent text of the same base name and seed text as
+    one before it is that one's copy in a block the seeds marked up in two
+    ways (wrapped on some, not on others), and shares its name."""
     used = set(template.field_names) | set(template.set_names)
     names: dict[int, str] = {}
     #: The last counter tried per base: a menu's hundred items share one
     #: base, and trying every counter from 2 again each time is quadratic.
     counters: dict[str, int] = {}
+    twins: dict[tuple[str, str | None], str] = {}
     for node in template.nodes:
         if isinstance(node, Text) and node.latent:
             base = node.latent
+            twin = twins.get((base, node.parts[0]))
+            if twin is not None:
+                names[node.uid] = twin
+                continue
             name, count = base, counters.get(base, 1)
             while name in used:
                 count += 1
                 name = f"{base}_{count}"
             counters[base] = count
             used.add(name)
-            names[node.uid] = name
+            names[node.uid] = twins[base, node.parts[0]] = name
     return names
 
 

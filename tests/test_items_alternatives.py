@@ -153,3 +153,46 @@ def test_a_title_shown_in_alternative_places_is_the_title(seed: int) -> None:
         book = _book(rng)
         item = item_data(extract(template, _titled(place, book)), template)
         assert [key for key, value in item.items() if value == book["title"]] == ["title"], item
+
+
+AUTHORS = ["Ann Leckie", "Octavia Butler", "Ted Chiang", "Ursula Le Guin", "Iain Banks"]
+
+
+def _bylined(place: str, book: dict[str, str], rng: random.Random, both: bool = False) -> str:
+    """The author, without a label, in an element named by its class
+    words, in the main column on some pages and in the sidebar on others
+    (``both``: a second author in the sidebar, on a page that shows two)."""
+    author = f"<p class='author-name'>{rng.choice(AUTHORS)}</p>"
+    main = f"<div class='main'><h1>{book['title']}</h1>{author if place == 'main' else ''}"
+    main += f"<p class='price'>{book['price']}</p></div>"
+    side_author = author if place == "sidebar" else ""
+    if both:
+        side_author = f"<p class='author-name'>{rng.choice(AUTHORS)} Jr.</p>"
+    side = f"<div class='sidebar'>{side_author}<h3>More</h3><a href='/help'>Help</a></div>"
+    return f"<html><body><div class='nav'><a href='/'>Home</a></div>{main}{side}</body></html>"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_value_named_by_its_class_in_alternative_places_is_one_key(seed: int) -> None:
+    rng = random.Random(seed)
+    places = ["main", "sidebar", "main", "sidebar", rng.choice(["main", "sidebar"])]
+    template = _named([_bylined(place, _book(rng), rng) for place in places])
+    keys = set()
+    for place in ("main", "sidebar"):
+        page = _bylined(place, _book(rng), rng)
+        item = item_data(extract(template, page), template)
+        holders = [key for key, value in item.items() if value in AUTHORS]
+        assert len(holders) == 1, (place, item)
+        keys.add(holders[0])
+    assert len(keys) == 1, keys
+
+
+def test_values_named_by_one_class_that_a_page_shows_together_stay_two_keys() -> None:
+    rng = random.Random(4)
+    places = ["main", "sidebar", "main", "sidebar", "main"]
+    seeds = [_bylined(place, _book(rng), rng, both=n == 2) for n, place in enumerate(places)]
+    template = _named(seeds)
+    item = item_data(extract(template, _bylined("main", _book(rng), rng, both=True)), template)
+    authors = [value for value in item.values() if isinstance(value, str) and "Jr." not in value]
+    juniors = [value for value in item.values() if isinstance(value, str) and value.endswith("Jr.")]
+    assert len([a for a in authors if a in AUTHORS]) == 1 and len(juniors) == 1, item

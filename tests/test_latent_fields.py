@@ -17,7 +17,7 @@ from scrapy_wrapx import dom
 from scrapy_wrapx.commands._show import template_schema, template_tree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
-from scrapy_wrapx.template import Template, latent_fields
+from scrapy_wrapx.template import Elem, Opt, Template, Text, latent_fields
 from scrapy_wrapx.unsupervised.items import build_item
 from scrapy_wrapx.workers.protocol import extraction_from_dict
 from scrapy_wrapx.workers.worker import PageWorker
@@ -245,3 +245,60 @@ def test_a_menu_shifted_by_an_item_is_no_data(change: str, at: int, markup: str)
     assert fields.get("team_info") == [TEAMS[2]]
     emitted = {value for values in fields.values() for value in values}
     assert not emitted & set(SECTIONS), fields
+
+
+def _twin_template() -> Template:
+    """A player page whose team block the seeds showed in two markups (a
+    redesign rolled out page by page: bare on some, in a ``<section>`` on
+    others): two optional copies, each with the team every seed agreed on,
+    latent in both; a third latent text, a slogan, has a name of its own."""
+
+    def latent(text: str, base: str) -> Text:
+        node = Text([text])
+        node.latent = base
+        return node
+
+    def team_block(wrapped: bool) -> Opt:
+        facts = []
+        for fact in ("number", "position", "college"):
+            value = Text([None])
+            value.names = [f"{fact}_2" if wrapped else fact]
+            facts.append(Elem("span", {"class": fact}, [value]))
+        team = Elem("h2", {}, [latent(TEAMS[0], "team_info")])
+        block = Elem("div", {"class": "team-info"}, [facts[0], team, *facts[1:]])
+        return Opt(Elem("section", {"class": "hero"}, [block]) if wrapped else block)
+
+    player = Text([None])
+    player.names = ["player"]
+    slogan = Elem("p", {"class": "slogan"}, [latent("Go team", "slogan")])
+    body = [Elem("h1", {}, [player]), team_block(False), team_block(True), slogan]
+    return Template(Elem("body", {}, body))
+
+
+def _twin_page(team: str, wrapped: bool, slogan: str = "Go team") -> str:
+    facts = "<span class='position'>G</span><span class='college'>ASU</span>"
+    block = f"<div class='team-info'><span class='number'>#20</span><h2>{team}</h2>{facts}</div>"
+    if wrapped:
+        block = f"<section class='hero'>{block}</section>"
+    return f"<html><body><h1>{PLAYERS[5]}</h1>{block}<p class='slogan'>{slogan}</p></body></html>"
+
+
+def test_copies_of_a_latent_text_in_two_markups_share_its_name() -> None:
+    template = _twin_template()
+    names = latent_fields(template)
+    assert sorted(names.values()) == ["slogan", "team_info", "team_info"]
+    for wrapped in (False, True):
+        extraction = extract(template, _twin_page(TEAMS[1], wrapped))
+        assert extraction.matched
+        assert extraction.fields["team_info"] == [TEAMS[1]]
+        assert not any(name.startswith("team_info_") for name in extraction.fields)
+
+
+def test_latent_texts_of_one_base_but_other_seed_texts_keep_names_of_their_own() -> None:
+    template = _twin_template()
+    twin = next(
+        node for node in template.nodes if isinstance(node, Text) and node.latent == "team_info"
+    )
+    twin.parts = ["Other text"]  # the same base, another seed text: another latent field
+    template = Template(template.root)
+    assert sorted(latent_fields(template).values()) == ["slogan", "team_info", "team_info_2"]

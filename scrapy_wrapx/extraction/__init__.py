@@ -163,8 +163,10 @@ def _add_latent(facts: Compiled, env: Env, fields: Fields) -> None:
         label = facts.latent_labels[uid]
         value = value[len(label) :] if label and value.startswith(label) else value
         value = value.lstrip(": \t\n").rstrip()
-        if value and env[uid] not in facts.latent_neighbours[uid]:
-            fields[name] = [value]
+        if not value or env[uid] in facts.latent_neighbours[uid]:
+            continue
+        # Twins share a name (see latent_fields): the first one found.
+        fields.setdefault(name, [value])
 
 
 def render(template: Template, extraction: Extraction) -> tuple[FormItem, ...]:

@@ -9,8 +9,10 @@ item held the value under one name or the other depending on the page: no
 field a user could read the attribute by.
 
 Fields that are the same attribute by their label (the same label name),
-or the page's title shown in two places (``title`` and ``heading``), not
-in a set, and never showing different values on one seed page are
+by the class words that named them where no label did (``player_name``
+and ``player_name_2``), or the page's title shown in two places
+(``title`` and ``heading``), not in a set, and never showing different
+values on one seed page are
 *alternatives*: the template notes them (:data:`ALTERNATIVES` in its meta,
 by field uid, so renames keep the note) and an item puts the value of
 whichever a page shows under the name of the first, its *leader* (the one
@@ -21,6 +23,7 @@ second under its own name: nothing is lost or overwritten.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from scrapy_wrapx.induction._naming import label_name
@@ -35,9 +38,11 @@ def note_alternatives(template: Template, values: Sequence[Mapping[int, list[str
     """Note the alternatives of ``template`` (see the module doc) from its
     values on the seed pages, by field uid."""
     groups: dict[str, list[FieldInfo]] = {}
+    # A text of several slots has one uid for them all: no alternative.
+    uids = Counter(info.uid for info in template.fields)
     for info in template.fields:
         base = _base_name(info)
-        if base:
+        if base and uids[info.uid] == 1:
             groups.setdefault(base, []).append(info)
     noted: list[list[int]] = []
     for base, infos in groups.items():
@@ -72,14 +77,22 @@ def alternative_leaders(template: Template) -> dict[str, str]:
 
 
 def _base_name(info: FieldInfo) -> str:
-    """The attribute a text field outside sets is by its label, or the
+    """The attribute a text field outside sets is by its label; or the
     page's title for a heading the naming called ``title`` or ``heading``
-    (a title in two places: one is ``title``, the other ``heading``)."""
+    (a title in two places: one is ``title``, the other ``heading``); or,
+    for a field named after its element's class words, those words (one
+    block marked up in two places, ``player-name`` in both: its fields
+    are ``sdi_player_name`` and ``sdi_player_name_2``)."""
     if not info.slot.isdigit() or info.set:
         return ""
     if info.label:
         return label_name(info.label)
-    return "title" if NAME_COUNTER.sub("", info.name) in ("title", "heading") else ""
+    base = NAME_COUNTER.sub("", info.name)
+    if base in ("title", "heading"):
+        return "title"
+    if info.hint and base.replace("_", "") == info.hint.replace("_", ""):
+        return base
+    return ""
 
 
 def _shown(values: list[str] | None) -> bool:
