@@ -66,11 +66,9 @@ def peer_score(scratch: Scratch, a: TNode, b: TNode) -> float:
     if not _alike(a, b):
         return NO_PEER
     score = _shape_score(scratch, a, b)
-    if (
-        score == NO_PEER
-        and isinstance(a, Set)
-        and isinstance(b, Set)
-        and _restyled_rows(a.children, b.children)
+    if score == NO_PEER and (
+        (isinstance(a, Set) and isinstance(b, Set) and _restyled_rows(a.children, b.children))
+        or (isinstance(a, Elem) and isinstance(b, Elem) and _restyled_rows(_rows(a), _rows(b)))
     ):
         return _shape_score(scratch, a, b, styled=False)
     return score
@@ -138,6 +136,20 @@ def _restyled_rows(a: list[TNode], b: list[TNode]) -> bool:
         and row_a.tag in STRIPED_TAGS
         and skeleton(row_a)[1] == skeleton(row_b)[1]
     )
+
+
+def _rows(elem: Elem) -> list[TNode]:
+    """The rows an element lists (``tr``, ``li``): its first, or the body
+    of its first list of them. A table of one row in the first row's
+    style (``class="first"``) is the peer of the table whose rows a page
+    with more of them folded (see :func:`_restyled_rows`)."""
+    for child in elem.children:
+        node = core(child)
+        if isinstance(node, Set):
+            node = core(node.children[0]) if len(node.children) == 1 else node
+        if isinstance(node, Elem) and node.tag in STRIPED_TAGS:
+            return [node]
+    return []
 
 
 def _shape_score(scratch: Scratch, a: TNode, b: TNode, styled: bool = True) -> float:
