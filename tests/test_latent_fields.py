@@ -302,3 +302,8 @@ def test_latent_texts_of_one_base_but_other_seed_texts_keep_names_of_their_own()
     twin.parts = ["Other text"]  # the same base, another seed text: another latent field
     template = Template(template.root)
     assert sorted(latent_fields(template).values()) == ["slogan", "team_info", "team_info_2"]
+
+
+def test_show_lists_a_latent_field_with_twins_once() -> None:
+    lines = template_schema(_twin_template()).splitlines()
+    assert [line.split()[1] for line in lines if "seeds:" in line] == ["team_info", "slogan"]

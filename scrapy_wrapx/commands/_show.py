@@ -127,7 +127,10 @@ def template_schema(template: Template) -> str:
     for name, where in key_value_sets(template).items():
         source = f"{where.label}, {where.value}" if not where.cells else where.value
         lines.append(f"#   {name:<30} {{}}  labels -> values, from {source}")
-    latent = [(name, template.nodes[uid]) for uid, name in latent_fields(template).items()]
+    firsts: dict[str, int] = {}  # twins share a name (see latent_fields)
+    for uid, name in latent_fields(template).items():
+        firsts.setdefault(name, uid)
+    latent = [(name, template.nodes[uid]) for name, uid in firsts.items()]
     if latent:
         lines.append("# latent (the same on every seed; a value where a page differs):")
         for name, node in latent:
