@@ -176,3 +176,55 @@ def _strings(data: object) -> set[str]:
     if isinstance(data, list):
         return set().union(*(_strings(v) for v in data))
     return {data.strip()} if isinstance(data, str) else set()
+
+
+#: A labelled value that ends its line, as pages mark it up, with the
+#: values of one kind: quantities (one value, a scalar) and names (a
+#: byline: a list of one, which a page with two names fills).
+LINE_IDIOMS = {
+    "b": "<p class='{cls}'>{label}: <b>{value}</b></p>",
+    "span": "<div class='{cls}'><span class='k'>{label}</span> <span class='v'>{value}</span></div>",
+    "a": "<p class='{cls}'>{label}: <a href='/x/{n}'>{value}</a></p>",
+}
+QUANTITIES = {
+    "price": lambda rng: f"${rng.randint(5, 400)}.{rng.randint(10, 99)}",
+    "height": lambda rng: f"{rng.randint(5, 7)}-{rng.randint(0, 11)}",
+    "weight": lambda rng: f"{rng.randint(150, 300)} lbs",
+    "released": lambda rng: (
+        f"{rng.choice(['Jan', 'May', 'Oct'])} {rng.randint(1, 28)}, {rng.randint(1990, 2010)}"
+    ),
+    "pages": lambda rng: str(rng.randint(90, 900)),
+}
+NAMES = ["Ann Lee", "Bo Chan", "Cy Young", "Di Ross", "Ed Wood", "Flo Hart", "Gus Van"]
+
+
+def lines_page(rng: random.Random, idiom: str, authors: int = 1) -> tuple[str, dict[str, str]]:
+    values = {name: make(rng) for name, make in QUANTITIES.items()}
+    lines = "".join(
+        LINE_IDIOMS[idiom].format(cls=name, label=name.title(), value=value, n=rng.randint(1, 99))
+        for name, value in values.items()
+    )
+    names = rng.sample(NAMES, authors)
+    byline = "<p class='by'>By: " + ", ".join(f"<a href='/p/{n}'>{n}</a>" for n in names) + "</p>"
+    html = (
+        f"<html><body><h1>Item {rng.randint(1, 999)}</h1>{byline}{lines}<p>Footer</p></body></html>"
+    )
+    return html, {**values, "authors": ", ".join(names)}
+
+
+@pytest.mark.parametrize("idiom", sorted(LINE_IDIOMS))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_labelled_quantity_is_a_scalar_and_a_byline_a_list(idiom: str, seed: int) -> None:
+    rng = random.Random(seed)
+    template = induce_template([lines_page(rng, idiom)[0] for _ in range(5)])
+    html, values = lines_page(rng, idiom, authors=2)
+    item = _item(template, html)
+    for name in QUANTITIES:
+        assert values[name] in item.values(), (name, item)  # a scalar, not a list of one
+    names = set(values["authors"].split(", "))
+    lists = [
+        {v for entry in value for v in (entry.values() if isinstance(entry, dict) else [entry])}
+        for value in item.values()
+        if isinstance(value, list)
+    ]
+    assert any(names <= texts for texts in lists), item  # both, in one list

@@ -18,6 +18,7 @@ from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes, optional
 from scrapy_wrapx.induction._naming import ROW_LABEL_TAGS
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
+from scrapy_wrapx.induction._shapes import unit_quantity, value_role
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Inline elements that may hold one item of an inline list.
@@ -447,11 +448,13 @@ def widen_bylines(scratch: Scratch, root: Elem) -> list[Text]:
     (``By: <a>A</a>, <a>B</a>``) fits the template and every name lands in
     the one field. Seeds that happen to show one author each cannot reveal
     the list; the shape (label, then the element ending the line) is what
-    bylines, "Publisher: <a>...</a>" and tag lines share. Returns the
-    separator texts (never fields)."""
+    bylines, "Publisher: <a>...</a>" and tag lines share. A value that is
+    a quantity on every seed ("Price: <b>$9.99</b>", a date, a height) is
+    one value, a scalar: no list. Returns the separator texts (never
+    fields)."""
     separators: list[Text] = []
     for node in list(iter_nodes(root)):
-        if not _ends_in_byline(node):
+        if not _ends_in_byline(node) or _quantity(scratch, node.children[-1]):
             continue
         assert isinstance(node, Elem)
         last = node.children[-1]
@@ -464,6 +467,27 @@ def widen_bylines(scratch: Scratch, root: Elem) -> list[Text]:
         node.children[-1] = body
         separators.append(sep)
     return separators
+
+
+def _quantity(scratch: Scratch, node: TNode) -> bool:
+    """Whether every seed value of the texts with data in ``node`` is a
+    quantity: a number first (a price, a count, a year, "6-9"), or a date,
+    a phone number or a measure by its shape (:mod:`._shapes`)."""
+    samples = [
+        sample
+        for text in iter_nodes(node)
+        if isinstance(text, Text) and not text.fixed
+        for sample in scratch[text].samples
+    ]
+    return bool(samples) and all(_quantity_value(sample.strip()) for sample in samples)
+
+
+def _quantity_value(value: str) -> bool:
+    return bool(value) and (
+        value[0].isdigit()
+        or value_role([[value]]) in ("date", "phone", "price")
+        or bool(unit_quantity([[value]]))
+    )
 
 
 #: Elements whose items are a list by the markup's own word.
