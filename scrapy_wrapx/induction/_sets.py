@@ -454,10 +454,12 @@ def widen_bylines(scratch: Scratch, root: Elem) -> list[Text]:
     fields)."""
     separators: list[Text] = []
     for node in list(iter_nodes(root)):
-        if not _ends_in_byline(node) or _quantity(scratch, node.children[-1]):
+        if not _ends_in_byline(node):
             continue
         assert isinstance(node, Elem)
         last = node.children[-1]
+        if _quantity(scratch, last):
+            continue
         sep = Text([None])
         scratch[sep] = Info(frozenset({("#",)}), 1, [], "#", sep=True)
         wrapped = Opt(sep)
