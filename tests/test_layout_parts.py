@@ -21,6 +21,7 @@ alternating styles (``odd``, ``even``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -212,3 +213,83 @@ def test_lists_of_unlike_records_stay_lists(page, counts: tuple[int, ...]) -> No
         ]
         # All the page's records are in one list, none at the top.
         assert any(set(wanted) <= values for values in lists), item
+
+
+# Sections of one markup that the page names by ids, some of them optional.
+
+SECTIONS = {
+    "specs": [("Weight", lambda rng: f"{rng.randint(1, 9)} kg"), ("Colour", lambda rng: rng.choice(COLOURS))],
+    "delivery": [("Days", lambda rng: str(rng.randint(1, 5))), ("Carrier", lambda rng: rng.choice(["UPS", "DHL"]))],
+    "warranty": [("Years", lambda rng: str(rng.randint(1, 3))), ("Cover", lambda rng: rng.choice(["Full", "Parts"]))],
+}  # fmt: skip
+
+
+def _sections_page(
+    index: int, shown: list[str], box_id: Callable[[int, int, str], str] | None = None
+) -> tuple[str, dict[str, str]]:
+    rng = random.Random(index)
+    values = {"title": f"{rng.choice(COLOURS)} {rng.choice(PRODUCTS)} {index}"}
+    boxes = ""
+    for number, section in enumerate(SECTIONS):
+        if section not in shown:
+            continue
+        rows = ""
+        for label, make in SECTIONS[section]:
+            values[f"{section}.{label}"] = value = make(rng)
+            rows += f"<dt>{label}:</dt><dd>{value}</dd>"
+        name = box_id(index, number, section) if box_id else f"box-{section}"
+        boxes += f"<div class='box' id='{name}'><h3>{section.title()}</h3><dl>{rows}</dl></div>"
+    html = (
+        f"<html><body><h1>{values['title']}</h1><div class='boxes'>{boxes}</div>"
+        "<p>Footer</p></body></html>"
+    )
+    return html, values
+
+
+SHOWN = [
+    ["specs delivery", "specs warranty", "specs delivery warranty", "delivery", "specs delivery"],
+    ["specs", "specs warranty", "delivery warranty", "specs delivery", "specs warranty"],
+    ["specs delivery warranty"] * 5,
+]
+
+
+@pytest.mark.parametrize("shown", SHOWN)
+def test_sections_named_by_ids_are_parts_whichever_the_seeds_show(shown: list[str]) -> None:
+    template = _induced([_sections_page(i, s.split())[0] for i, s in enumerate(shown)])
+    for index, sections in ((40, list(SECTIONS)), (41, ["specs", "warranty"]), (42, ["delivery"])):
+        html, values = _sections_page(index, sections)
+        item = _item(template, html)
+        assert not any(_records(value) for value in item.values()), item
+        assert set(values.values()) <= _top_values(item), item
+
+
+def test_section_field_names_do_not_depend_on_the_seeds() -> None:
+    names = set()
+    html, values = _sections_page(50, list(SECTIONS))
+    for shown in SHOWN:
+        item = _item(_induced([_sections_page(i, s.split())[0] for i, s in enumerate(shown)]), html)
+        names.add(
+            tuple(
+                sorted(key for key in item if _top_values({key: item[key]}) & set(values.values()))
+            )
+        )
+    assert len(names) == 1, names
+
+
+def _hashed(index: int, number: int, section: str) -> str:
+    return "review-" + "".join(
+        random.Random(index * 10 + number).choice("abcdef") for _ in range(6)
+    )
+
+
+@pytest.mark.parametrize(
+    "box_id", [lambda index, number, section: f"row{number}", _hashed], ids=["numbered", "hashed"]
+)
+def test_blocks_numbered_or_named_per_record_stay_a_list(
+    box_id: Callable[[int, int, str], str],
+) -> None:
+    """``row1``, ``row2`` number records; ids no other page shows (a
+    review's own) name records too."""
+    pages = [_sections_page(i, s.split(), box_id)[0] for i, s in enumerate(SHOWN[0])]
+    item = _item(_induced(pages), _sections_page(40, list(SECTIONS), box_id)[0])
+    assert any(_records(value) for value in item.values()), item

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 
 from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation, refresh
 from scrapy_wrapx.induction._labels import opening_label
@@ -188,20 +189,23 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     """The parts of a layout that seeds show in different numbers: a "set"
     whose instances hold ``k`` repetitions here and fewer there (a seed
     whose banner row lacks what made it fold with the content row below
-    it; a notice row only some pages have) is a tuple when every
-    repetition of every instance is clearly one of the repetitions of its
-    fullest instance (:func:`_part_of`), each at most once and in their
-    order, and those are parts rather than records: unlike each other
-    (:func:`_unlike`), or one of them the same wherever it is shown (a
-    heading box above a content box it is a subset of). A part some
-    instance lacks is optional."""
+    it; a notice row only some pages have; a page's sections, some of them
+    optional) is a tuple when its repetitions are parts, each shown at
+    most once by an instance and in one order: elements that the page
+    names by ids of their own (:func:`_id_parts`), or repetitions that are
+    each clearly one of the repetitions of the fullest instance
+    (:func:`_part_of`) when those are unlike each other (:func:`_unlike`)
+    or one of them is the same wherever it is shown (a heading box above a
+    content box it is a subset of). A part some instance lacks is
+    optional."""
     if len(instances) < 2 or not any(len(reps) >= 2 for reps in instances):
         return None
     reference = max(instances, key=len)
     if len(reference) > MAX_ROLES:
         return None
+    named = _id_parts(instances)
     parts = [_shape(rep) for rep in reference]
-    shown = _shown_parts(parts, instances)
+    shown = named if named is not None else _shown_parts(parts, instances)
     if shown is None:
         return None
     merged = []
@@ -213,7 +217,7 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     fixed = [
         len(hedges) > 1 and _fixed_entry(hedge) for hedges, hedge in zip(shown, merged, strict=True)
     ]
-    if not all(
+    if named is None and not all(
         fixed[p] or fixed[q] or _unlike(parts[p], parts[q])
         for p in range(len(parts))
         for q in range(p + 1, len(parts))
@@ -225,6 +229,52 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
             hedge = [optional(scratch, node) for node in hedge]
         unrolled.extend(hedge)
     return unrolled
+
+
+def _id_parts(instances: list[list[list[TNode]]]) -> list[list[list[TNode]]] | None:
+    """Per part, its repetitions, where every repetition is an element
+    the page names with an ``id`` of its own (``box-specs``,
+    ``box-shipping``), which no instance shows twice, in one order on all
+    of them, most of them on more than one instance, and the ids differ in
+    more than a number (``row1``, ``row2`` number records); else None."""
+    keyed = []
+    for reps in instances:
+        ids = [_ids(rep) for rep in reps]
+        if not all(ids) or len(set(ids)) != len(ids):
+            return None
+        keyed.append(ids)
+    shows = Counter(key for ids in keyed for key in ids)
+    if len(shows) > MAX_ROLES or 2 * sum(count > 1 for count in shows.values()) < len(shows):
+        return None  # ids of records (a review's hash), not parts the pages share
+    order = _one_order(keyed)
+    numbered = {tuple(_DIGITS.sub("#", name) for name in key) for key in order or ()}
+    if order is None or len(numbered) != len(order):
+        return None
+    shown: dict[tuple[str, ...], list[list[TNode]]] = {key: [] for key in order}
+    for reps, ids in zip(instances, keyed, strict=True):
+        for rep, key in zip(reps, ids, strict=True):
+            shown[key].append(rep)
+    return list(shown.values())
+
+
+def _one_order(sequences: list[list[tuple[str, ...]]]) -> list[tuple[str, ...]] | None:
+    """One order of all keys that keeps the order of every sequence (each
+    key once in each), by their precedences; None when two sequences show
+    two keys in two orders. Few keys (:data:`MAX_ROLES`): quadratic is
+    nothing here."""
+    keys = list(dict.fromkeys(key for keys in sequences for key in keys))
+    before: dict[tuple[str, ...], set[tuple[str, ...]]] = {key: set() for key in keys}
+    for sequence in sequences:
+        for earlier, later in pairwise(sequence):
+            before[later].add(earlier)
+    order: list[tuple[str, ...]] = []
+    while keys:
+        ready = next((key for key in keys if before[key] <= set(order)), None)
+        if ready is None:
+            return None
+        order.append(ready)
+        keys.remove(ready)
+    return order
 
 
 def _shown_parts(
