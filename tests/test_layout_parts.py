@@ -253,21 +253,33 @@ SHOWN = [
 ]
 
 
+def _no_ids(index: int, number: int, section: str) -> str:
+    return "box"  # one id for every section: its heading tells them apart
+
+
+@pytest.mark.parametrize("box_id", [None, _no_ids], ids=["ids", "headings"])
 @pytest.mark.parametrize("shown", SHOWN)
-def test_sections_named_by_ids_are_parts_whichever_the_seeds_show(shown: list[str]) -> None:
-    template = _induced([_sections_page(i, s.split())[0] for i, s in enumerate(shown)])
+def test_sections_are_parts_whichever_the_seeds_show(
+    shown: list[str], box_id: Callable[[int, int, str], str] | None
+) -> None:
+    """Sections named by ids of their own, or by their headings only."""
+    template = _induced([_sections_page(i, s.split(), box_id)[0] for i, s in enumerate(shown)])
     for index, sections in ((40, list(SECTIONS)), (41, ["specs", "warranty"]), (42, ["delivery"])):
-        html, values = _sections_page(index, sections)
+        html, values = _sections_page(index, sections, box_id)
         item = _item(template, html)
         assert not any(_records(value) for value in item.values()), item
         assert set(values.values()) <= _top_values(item), item
 
 
-def test_section_field_names_do_not_depend_on_the_seeds() -> None:
+@pytest.mark.parametrize("box_id", [None, _no_ids], ids=["ids", "headings"])
+def test_section_field_names_do_not_depend_on_the_seeds(
+    box_id: Callable[[int, int, str], str] | None,
+) -> None:
     names = set()
-    html, values = _sections_page(50, list(SECTIONS))
+    html, values = _sections_page(50, list(SECTIONS), box_id)
     for shown in SHOWN:
-        item = _item(_induced([_sections_page(i, s.split())[0] for i, s in enumerate(shown)]), html)
+        pages = [_sections_page(i, s.split(), box_id)[0] for i, s in enumerate(shown)]
+        item = _item(_induced(pages), html)
         names.add(
             tuple(
                 sorted(key for key in item if _top_values({key: item[key]}) & set(values.values()))
@@ -276,20 +288,53 @@ def test_section_field_names_do_not_depend_on_the_seeds() -> None:
     assert len(names) == 1, names
 
 
-def _hashed(index: int, number: int, section: str) -> str:
-    return "review-" + "".join(
-        random.Random(index * 10 + number).choice("abcdef") for _ in range(6)
+def _numbered(index: int, number: int) -> str:
+    return f"row{number}"
+
+
+def _hashed(index: int, number: int) -> str:
+    rng = random.Random(index * 10 + number)
+    return "review-" + "".join(rng.choice("abcdef") for _ in range(6))
+
+
+def _titled_reviews_page(
+    index: int, count: int, box_id: Callable[[int, int], str] | None = None
+) -> tuple[str, list[str]]:
+    """Reviews under a heading each: the same heading on every other review
+    ("Customer review"), or a title of the reviewer's own; with ids that
+    number them, or that are each review's own."""
+    rng = random.Random(index)
+    texts = [
+        f"{rng.choice(MAKERS)} {rng.choice(PRODUCTS)} is fine {index}-{n}" for n in range(count)
+    ]
+    reviews = "".join(
+        f"<div class='review' id='{box_id(index, n) if box_id else 'r'}'>"
+        f"<h4>{'Customer review' if n % 2 else f'Great {rng.randint(1, 99)}'}</h4>"
+        f"<p>{text}</p><span class='by'>{rng.choice(['ann', 'bo'])}</span></div>"
+        for n, text in enumerate(texts)
+    )
+    return (
+        f"<html><body><h1>Item {index}</h1><div class='reviews'>{reviews}</div></body></html>",
+        texts,
     )
 
 
-@pytest.mark.parametrize(
-    "box_id", [lambda index, number, section: f"row{number}", _hashed], ids=["numbered", "hashed"]
-)
-def test_blocks_numbered_or_named_per_record_stay_a_list(
-    box_id: Callable[[int, int, str], str],
+@pytest.mark.parametrize("box_id", [None, _numbered, _hashed], ids=["no ids", "numbered", "hashed"])
+@pytest.mark.parametrize("counts", [(1, 2, 1, 2, 1), (2, 1, 1, 1, 2), (1, 2, 2, 2, 2)])
+def test_records_under_headings_or_ids_of_their_own_stay_a_list(
+    counts: tuple[int, ...], box_id: Callable[[int, int], str] | None
 ) -> None:
-    """``row1``, ``row2`` number records; ids no other page shows (a
-    review's own) name records too."""
-    pages = [_sections_page(i, s.split(), box_id)[0] for i, s in enumerate(SHOWN[0])]
-    item = _item(_induced(pages), _sections_page(40, list(SECTIONS), box_id)[0])
-    assert any(_records(value) for value in item.values()), item
+    """Records are no parts by their headings (the same on several, or a
+    title of their own) nor by their ids (``row1``, ``row2``; ids no other
+    page shows)."""
+    pages = [_titled_reviews_page(i, count, box_id)[0] for i, count in enumerate(counts)]
+    template = _induced(pages)
+    for index, count in ((61, 2), (62, 5)):
+        html, wanted = _titled_reviews_page(index, count, box_id)
+        item = _item(template, html)
+        lists = [
+            set().union(*(_top_values(record) for record in records))
+            for records in item.values()
+            if _records(records)
+        ]
+        assert any(set(wanted) <= values for values in lists), item

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from itertools import pairwise
 
+from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation, refresh
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes, optional
@@ -192,7 +194,8 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     it; a notice row only some pages have; a page's sections, some of them
     optional) is a tuple when its repetitions are parts, each shown at
     most once by an instance and in one order: elements that the page
-    names by ids of their own (:func:`_id_parts`), or repetitions that are
+    names by ids of their own or sections under headings of their own
+    (:func:`_keyed_parts`), or repetitions that are
     each clearly one of the repetitions of the fullest instance
     (:func:`_part_of`) when those are unlike each other (:func:`_unlike`)
     or one of them is the same wherever it is shown (a heading box above a
@@ -203,7 +206,9 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     reference = max(instances, key=len)
     if len(reference) > MAX_ROLES:
         return None
-    named = _id_parts(instances)
+    named = _keyed_parts(instances, _ids)
+    if named is None:
+        named = _keyed_parts(instances, _heading)
     parts = [_shape(rep) for rep in reference]
     shown = named if named is not None else _shown_parts(parts, instances)
     if shown is None:
@@ -231,30 +236,71 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     return unrolled
 
 
-def _id_parts(instances: list[list[list[TNode]]]) -> list[list[list[TNode]]] | None:
-    """Per part, its repetitions, where every repetition is an element
-    the page names with an ``id`` of its own (``box-specs``,
-    ``box-shipping``), which no instance shows twice, in one order on all
-    of them, most of them on more than one instance, and the ids differ in
-    more than a number (``row1``, ``row2`` number records); else None."""
+def _keyed_parts(
+    instances: list[list[list[TNode]]], key: Callable[[list[TNode]], tuple[str, ...]]
+) -> list[list[list[TNode]]] | None:
+    """Per part, its repetitions, where every repetition has a ``key`` of
+    its own (its ids, :func:`_ids`, or its heading, :func:`_heading`),
+    which no instance shows twice, in one order on all of them, most of
+    them on more than one instance (a record's own id or title is on one
+    page only), and the keys differ in more than a number (``row1``,
+    ``row2``, "Review 1", "Review 2" number records); else None."""
     keyed = []
     for reps in instances:
-        ids = [_ids(rep) for rep in reps]
-        if not all(ids) or len(set(ids)) != len(ids):
+        keys = [key(rep) for rep in reps]
+        if not all(keys) or len(set(keys)) != len(keys):
             return None
-        keyed.append(ids)
-    shows = Counter(key for ids in keyed for key in ids)
+        keyed.append(keys)
+    shows = Counter(part for keys in keyed for part in keys)
     if len(shows) > MAX_ROLES or 2 * sum(count > 1 for count in shows.values()) < len(shows):
-        return None  # ids of records (a review's hash), not parts the pages share
+        return None
     order = _one_order(keyed)
-    numbered = {tuple(_DIGITS.sub("#", name) for name in key) for key in order or ()}
+    numbered = {tuple(_DIGITS.sub("#", word) for word in part) for part in order or ()}
     if order is None or len(numbered) != len(order):
         return None
-    shown: dict[tuple[str, ...], list[list[TNode]]] = {key: [] for key in order}
-    for reps, ids in zip(instances, keyed, strict=True):
-        for rep, key in zip(reps, ids, strict=True):
-            shown[key].append(rep)
+    shown: dict[tuple[str, ...], list[list[TNode]]] = {part: [] for part in order}
+    for reps, keys in zip(instances, keyed, strict=True):
+        for rep, part in zip(reps, keys, strict=True):
+            shown[part].append(rep)
     return list(shown.values())
+
+
+#: Longest heading that names a section (see :func:`_heading`).
+MAX_HEADING_CHARS = 40
+#: Elements whose text heads a section.
+SECTION_HEADINGS = HEADINGS | {"legend", "caption"}
+
+
+def _heading(hedge: list[TNode]) -> tuple[str, ...]:
+    """The heading a repetition opens with, when it is a section: its
+    first text is short words in a heading element (``<h3>Delivery</h3>``,
+    a ``<legend>``) and more than one text follows (rows of its own). The
+    first cells of a table's rows are no headings, though their values
+    recur from page to page (sizes, colours)."""
+    texts: list[tuple[Text, str]] = []
+    stack: list[tuple[TNode, str]] = [(top, "") for top in reversed(hedge)]
+    while stack and len(texts) < 3:
+        node, above = stack.pop()
+        if isinstance(node, Text):
+            texts.append((node, above))
+        elif isinstance(node, Elem):
+            stack.extend((child, node.tag) for child in reversed(node.children))
+        elif isinstance(node, Set):
+            stack.extend((child, above) for child in reversed(node.children))
+        elif isinstance(node, Opt):
+            stack.append((node.child, above))
+    if len(texts) < 3:
+        return ()
+    first, parent = texts[0]
+    heading = (first.parts[0] or "").strip() if first.fixed else ""
+    if (
+        parent not in SECTION_HEADINGS
+        or not heading
+        or len(heading) > MAX_HEADING_CHARS
+        or not any(char.isalpha() for char in heading)
+    ):
+        return ()
+    return (heading,)
 
 
 def _one_order(sequences: list[list[tuple[str, ...]]]) -> list[tuple[str, ...]] | None:
