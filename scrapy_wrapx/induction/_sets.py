@@ -194,23 +194,20 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     it; a notice row only some pages have; a page's sections, some of them
     optional) is a tuple when its repetitions are parts, each shown at
     most once by an instance and in one order: elements that the page
-    names by ids of their own or sections under headings of their own
-    (:func:`_keyed_parts`), or repetitions that are
-    each clearly one of the repetitions of the fullest instance
-    (:func:`_part_of`) when those are unlike each other (:func:`_unlike`)
-    or one of them is the same wherever it is shown (a heading box above a
-    content box it is a subset of). A part some instance lacks is
-    optional."""
+    names by ids of their own, or sections under headings of their own
+    (:func:`_keyed_parts`); or repetitions that are each clearly one of
+    the repetitions of the fullest instance (:func:`_part_of`), when those
+    are unlike each other (:func:`_unlike`) or one of them is the same
+    wherever it is shown (a heading box above a content box it is a
+    subset of). A part some instance lacks is optional."""
     if len(instances) < 2 or not any(len(reps) >= 2 for reps in instances):
         return None
     reference = max(instances, key=len)
     if len(reference) > MAX_ROLES:
         return None
-    named = _keyed_parts(instances, _ids)
-    if named is None:
-        named = _keyed_parts(instances, _heading)
-    parts = [_shape(rep) for rep in reference]
-    shown = named if named is not None else _shown_parts(parts, instances)
+    named = _keyed_parts(instances, _ids) or _keyed_parts(instances, _heading)
+    parts = [] if named else [_shape(rep) for rep in reference]
+    shown = named or _shown_parts(parts, instances)
     if shown is None:
         return None
     merged = []
@@ -219,14 +216,7 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
         for other in hedges[1:]:
             hedge = merge_hedges(scratch, hedge, other)
         merged.append(hedge)
-    fixed = [
-        len(hedges) > 1 and _fixed_entry(hedge) for hedges, hedge in zip(shown, merged, strict=True)
-    ]
-    if named is None and not all(
-        fixed[p] or fixed[q] or _unlike(parts[p], parts[q])
-        for p in range(len(parts))
-        for q in range(p + 1, len(parts))
-    ):
+    if not named and not _distinct(parts, shown, merged):
         return None
     unrolled: list[TNode] = []
     for hedges, hedge in zip(shown, merged, strict=True):
@@ -234,6 +224,24 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
             hedge = [optional(scratch, node) for node in hedge]
         unrolled.extend(hedge)
     return unrolled
+
+
+def _distinct(
+    parts: list[frozenset[tuple[str, ...]]],
+    shown: list[list[list[TNode]]],
+    merged: list[list[TNode]],
+) -> bool:
+    """Whether every two parts are unlike each other (:func:`_unlike`) or
+    one of them says the same on every instance that shows it (more than
+    one)."""
+    fixed = [
+        len(hedges) > 1 and _fixed_entry(hedge) for hedges, hedge in zip(shown, merged, strict=True)
+    ]
+    return all(
+        fixed[p] or fixed[q] or _unlike(parts[p], parts[q])
+        for p in range(len(parts))
+        for q in range(p + 1, len(parts))
+    )
 
 
 def _keyed_parts(
@@ -255,8 +263,9 @@ def _keyed_parts(
     if len(shows) > MAX_ROLES or 2 * sum(count > 1 for count in shows.values()) < len(shows):
         return None
     order = _one_order(keyed)
-    numbered = {tuple(_DIGITS.sub("#", word) for word in part) for part in order or ()}
-    if order is None or len(numbered) != len(order):
+    if order is None:
+        return None
+    if len({tuple(_DIGITS.sub("#", word) for word in part) for part in order}) != len(order):
         return None
     shown: dict[tuple[str, ...], list[list[TNode]]] = {part: [] for part in order}
     for reps, keys in zip(instances, keyed, strict=True):
