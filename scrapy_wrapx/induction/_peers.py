@@ -138,12 +138,21 @@ def _restyled_rows(a: list[TNode], b: list[TNode]) -> bool:
     )
 
 
+#: Elements that list rows (see :func:`_rows`), and how far into their
+#: children the rows start (after a ``<caption>``, a ``<colgroup>``).
+ROW_LISTS = frozenset({"table", "tbody", "thead", "ul", "ol"})
+ROWS_START = 3
+
+
 def _rows(elem: Elem) -> list[TNode]:
-    """The rows an element lists (``tr``, ``li``): its first, or the body
-    of its first list of them. A table of one row in the first row's
-    style (``class="first"``) is the peer of the table whose rows a page
-    with more of them folded (see :func:`_restyled_rows`)."""
-    for child in elem.children:
+    """The rows a table or list element lists (``tr``, ``li``): its first,
+    or the body of its first list of them. A table of one row in the first
+    row's style (``class="first"``) is the peer of the table whose rows a
+    page with more of them folded (see :func:`_restyled_rows`). Only the
+    first children are looked at: alignment asks this of many pairs."""
+    if elem.tag not in ROW_LISTS:
+        return []
+    for child in elem.children[:ROWS_START]:
         node = core(child)
         if isinstance(node, Set):
             node = core(node.children[0]) if len(node.children) == 1 else node
