@@ -338,3 +338,26 @@ def test_records_under_headings_or_ids_of_their_own_stay_a_list(
             if _records(records)
         ]
         assert any(set(wanted) <= values for values in lists), item
+
+
+def _spaced_page(index: int, styled: bool) -> tuple[str, dict[str, str]]:
+    """A layout table's rows: spacer images around the title row, whose
+    heading some pages style with a class (a redesign rolled out page by
+    page), then a row of details."""
+    values = _product(index)
+    spacer = "<tr><td><img src='/img/spacer.gif' width='1' height='8'></td></tr>"
+    heading = f"<h1{' class=big' if styled else ''}>{values['title']}</h1>"
+    details = f"<p>Price: <b>{values['price']}</b></p><p>Maker: <i>{values['maker']}</i></p>"
+    rows = f"{spacer}{spacer}<tr><td>{heading}</td></tr>{spacer}<tr><td>{details}</td></tr>"
+    html = f"<html><body><table class='frame'>{rows}</table><p>Footer</p></body></html>"
+    return html, values
+
+
+@pytest.mark.parametrize("styled", ["10110", "01001", "11100"])
+def test_rows_in_their_places_are_parts_when_one_is_marked_up_two_ways(styled: str) -> None:
+    template = _induced([_spaced_page(i, flag == "1")[0] for i, flag in enumerate(styled)])
+    for index, flag in ((40, True), (41, False)):
+        html, values = _spaced_page(index, flag)
+        item = _item(template, html)
+        assert not any(_records(value) for value in item.values()), item
+        assert set(values.values()) <= _top_values(item), item

@@ -24,6 +24,8 @@ from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.induction._shapes import unit_quantity, value_role
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
+#: A repetition's label paths (see :func:`_shape`).
+Shape = frozenset[tuple[str, ...]]
 #: Inline elements that may hold one item of an inline list.
 INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "cite"})
 #: Instances with the very same content that make a set template.
@@ -195,19 +197,19 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     optional) is a tuple when its repetitions are parts, each shown at
     most once by an instance and in one order: elements that the page
     names by ids of their own, or sections under headings of their own
-    (:func:`_keyed_parts`); or repetitions that are each clearly one of
-    the repetitions of the fullest instance (:func:`_part_of`), when those
-    are unlike each other (:func:`_unlike`) or one of them is the same
-    wherever it is shown (a heading box above a content box it is a
-    subset of). A part some instance lacks is optional."""
+    (:func:`_keyed_parts`); or, by their shapes (:func:`_parts_by_shape`),
+    places every instance shows, or repetitions that are each clearly one
+    of the repetitions of the fullest instance, when those are unlike each
+    other (:func:`_unlike`) or one of them is the same wherever it is shown
+    (a heading box above a content box it is a subset of). A part some
+    instance lacks is optional."""
     if len(instances) < 2 or not any(len(reps) >= 2 for reps in instances):
         return None
     reference = max(instances, key=len)
     if len(reference) > MAX_ROLES:
         return None
     named = _keyed_parts(instances, _ids) or _keyed_parts(instances, _heading)
-    parts = [] if named else [_shape(rep) for rep in reference]
-    shown = named or _shown_parts(parts, instances)
+    shown, parts = (named, []) if named else _parts_by_shape(instances, reference)
     if shown is None:
         return None
     merged = []
@@ -224,6 +226,54 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
             hedge = [optional(scratch, node) for node in hedge]
         unrolled.extend(hedge)
     return unrolled
+
+
+def _parts_by_shape(
+    instances: list[list[list[TNode]]], reference: list[list[TNode]]
+) -> tuple[list[list[list[TNode]]] | None, list[Shape]]:
+    """Per part, its repetitions (None if they are no parts), and the
+    parts' shapes: the places, where every instance shows as many and each
+    place is one part (:func:`_one_place`: spacer rows alike around a
+    title row whose class some seeds dropped); else the repetitions of
+    the fullest instance (:func:`_shown_parts`)."""
+    if _repetitions(instances):
+        places = [[reps[p] for reps in instances] for p in range(len(reference))]
+        if all(_one_place(reps) for reps in places):
+            return places, [frozenset().union(*(_shape(rep) for rep in reps)) for reps in places]
+    parts = [_shape(rep) for rep in reference]
+    return _shown_parts(parts, instances), parts
+
+
+def _one_place(reps: list[list[TNode]]) -> bool:
+    """Whether what the instances show in one place is one part: the same
+    elements, opening with the same label where they open with one (a
+    text in a label's element, a "Label:", or a first text with more
+    after it). Rows of a specs table hold another label in each place
+    from page to page: they are records."""
+    tags = {tuple(node.tag for node in rep if isinstance(node, Elem)) for rep in reps}
+    return len(tags) == 1 and len({_opening_label(rep) for rep in reps}) <= 1
+
+
+def _opening_label(hedge: list[TNode]) -> str | None:
+    texts: list[tuple[Text, str]] = []
+    stack: list[tuple[TNode, str]] = [(top, "") for top in reversed(hedge)]
+    while stack and len(texts) < 2:
+        node, above = stack.pop()
+        if isinstance(node, Text):
+            texts.append((node, above))
+        elif isinstance(node, Elem):
+            stack.extend((child, node.tag) for child in reversed(node.children))
+        elif isinstance(node, Set):
+            stack.extend((child, above) for child in reversed(node.children))
+        elif isinstance(node, Opt):
+            stack.append((node.child, above))
+    if not texts:
+        return None
+    first, parent = texts[0]
+    text = first.parts[0] if first.fixed else None
+    if text and (len(texts) > 1 or parent in ROW_LABEL_TAGS or opening_label(text)):
+        return text
+    return None
 
 
 def _distinct(
