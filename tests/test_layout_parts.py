@@ -142,6 +142,15 @@ def _records(value: object) -> bool:
     return isinstance(value, list) and bool(value) and isinstance(value[0], dict)
 
 
+def _list_values(item: dict) -> list[set[str]]:
+    """The texts of each list of records in an item, one set per list."""
+    return [
+        set().union(*(_top_values(record) for record in records))
+        for records in item.values()
+        if _records(records)
+    ]
+
+
 def test_the_fields_keep_their_names_whichever_seeds_show_the_block() -> None:
     names = set()
     for shown in ("11111", "11011", "01110", "10000"):
@@ -206,13 +215,8 @@ def test_lists_of_unlike_records_stay_lists(page, counts: tuple[int, ...]) -> No
     for index, count in ((61, 2), (62, 5)):
         html, wanted = page(index, count)
         item = _item(template, html)
-        lists = [
-            set().union(*(_top_values(record) for record in records))
-            for records in item.values()
-            if _records(records)
-        ]
         # All the page's records are in one list, none at the top.
-        assert any(set(wanted) <= values for values in lists), item
+        assert any(set(wanted) <= values for values in _list_values(item)), item
 
 
 # Sections of one markup that the page names by ids, some of them optional.
@@ -332,12 +336,7 @@ def test_records_under_headings_or_ids_of_their_own_stay_a_list(
     for index, count in ((61, 2), (62, 5)):
         html, wanted = _titled_reviews_page(index, count, box_id)
         item = _item(template, html)
-        lists = [
-            set().union(*(_top_values(record) for record in records))
-            for records in item.values()
-            if _records(records)
-        ]
-        assert any(set(wanted) <= values for values in lists), item
+        assert any(set(wanted) <= values for values in _list_values(item)), item
 
 
 def _spaced_page(index: int, styled: bool) -> tuple[str, dict[str, str]]:

@@ -16,7 +16,15 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from scrapy_wrapx.dom import HEADINGS
-from scrapy_wrapx.induction._info import Info, Scratch, dice, elem_label, punctuation, refresh
+from scrapy_wrapx.induction._info import (
+    Info,
+    Scratch,
+    dice,
+    elem_label,
+    punctuation,
+    refresh,
+    unstyled,
+)
 from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes, optional
 from scrapy_wrapx.induction._naming import ROW_LABEL_TAGS
@@ -254,10 +262,13 @@ def _one_place(reps: list[list[TNode]]) -> bool:
     return len(tags) == 1 and len({_opening_label(rep) for rep in reps}) <= 1
 
 
-def _opening_label(hedge: list[TNode]) -> str | None:
+def _first_texts(hedge: list[TNode], count: int) -> list[tuple[Text, str]]:
+    """The first ``count`` texts of a hedge in page order, each with the
+    tag of the element that holds it ("" at the top); sets and optionals
+    are transparent. Stops there: a block's opening is what is read."""
     texts: list[tuple[Text, str]] = []
     stack: list[tuple[TNode, str]] = [(top, "") for top in reversed(hedge)]
-    while stack and len(texts) < 2:
+    while stack and len(texts) < count:
         node, above = stack.pop()
         if isinstance(node, Text):
             texts.append((node, above))
@@ -267,6 +278,12 @@ def _opening_label(hedge: list[TNode]) -> str | None:
             stack.extend((child, above) for child in reversed(node.children))
         elif isinstance(node, Opt):
             stack.append((node.child, above))
+    return texts
+
+
+def _opening_label(hedge: list[TNode]) -> str | None:
+    """The label a repetition opens with (see :func:`_one_place`), or None."""
+    texts = _first_texts(hedge, 2)
     if not texts:
         return None
     first, parent = texts[0]
@@ -277,7 +294,7 @@ def _opening_label(hedge: list[TNode]) -> str | None:
 
 
 def _distinct(
-    parts: list[frozenset[tuple[str, ...]]],
+    parts: list[Shape],
     shown: list[list[list[TNode]]],
     merged: list[list[TNode]],
 ) -> bool:
@@ -336,18 +353,7 @@ def _heading(hedge: list[TNode]) -> tuple[str, ...]:
     a ``<legend>``) and more than one text follows (rows of its own). The
     first cells of a table's rows are no headings, though their values
     recur from page to page (sizes, colours)."""
-    texts: list[tuple[Text, str]] = []
-    stack: list[tuple[TNode, str]] = [(top, "") for top in reversed(hedge)]
-    while stack and len(texts) < 3:
-        node, above = stack.pop()
-        if isinstance(node, Text):
-            texts.append((node, above))
-        elif isinstance(node, Elem):
-            stack.extend((child, node.tag) for child in reversed(node.children))
-        elif isinstance(node, Set):
-            stack.extend((child, above) for child in reversed(node.children))
-        elif isinstance(node, Opt):
-            stack.append((node.child, above))
+    texts = _first_texts(hedge, 3)
     if len(texts) < 3:
         return ()
     first, parent = texts[0]
@@ -383,7 +389,7 @@ def _one_order(sequences: list[list[tuple[str, ...]]]) -> list[tuple[str, ...]] 
 
 
 def _shown_parts(
-    parts: list[frozenset[tuple[str, ...]]], instances: list[list[list[TNode]]]
+    parts: list[Shape], instances: list[list[list[TNode]]]
 ) -> list[list[list[TNode]]] | None:
     """Per part, the repetitions that are it; None unless each instance
     shows each part at most once and in their order."""
@@ -399,13 +405,13 @@ def _shown_parts(
     return shown
 
 
-def _unlike(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> bool:
+def _unlike(a: Shape, b: Shape) -> bool:
     """Whether two repetitions are different parts by their shapes:
     neither holds much of the other's (:data:`PART_OVERLAP`), where records
     of a list are alike or one is the other with more optional parts, and
     they are not alike but for their classes, as a list's rows in
     alternating styles (``odd``, ``even``) are."""
-    return _contained(a, b) <= PART_OVERLAP and dice(_unstyled(a), _unstyled(b)) < ROLE_SAME
+    return _contained(a, b) <= PART_OVERLAP and dice(unstyled(a), unstyled(b)) < ROLE_SAME
 
 
 #: Most share of the smaller part's shape that two parts of a layout
@@ -413,19 +419,13 @@ def _unlike(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> boo
 PART_OVERLAP = 0.75
 
 
-def _unstyled(shape: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
-    """A shape without its class words: rows of one list in alternating
-    styles (``odd``, ``even``) differ in nothing else."""
-    return frozenset(tuple(step.split(".", 1)[0] for step in path) for path in shape)
-
-
-def _contained(a: frozenset[tuple[str, ...]], b: frozenset[tuple[str, ...]]) -> float:
+def _contained(a: Shape, b: Shape) -> float:
     """The share of the smaller shape's paths that the other has too."""
     smaller = min(len(a), len(b))
     return len(a & b) / smaller if smaller else 1.0
 
 
-def _part_of(parts: list[frozenset[tuple[str, ...]]], shape: frozenset[tuple[str, ...]]) -> int:
+def _part_of(parts: list[Shape], shape: Shape) -> int:
     """The part a repetition is: the one its shape overlaps most, by at
     least :data:`ROLE_MARGIN`, and clearly more than any other: by
     :data:`ROLE_MARGIN` more, or twice as much (a page's own content block
@@ -466,7 +466,7 @@ def _ids(hedge: list[TNode]) -> tuple[str, ...]:
     )
 
 
-def _shape(hedge: list[TNode]) -> frozenset[tuple[str, ...]]:
+def _shape(hedge: list[TNode]) -> Shape:
     """The label paths (tag and class; ``#`` for a text) of every node
     under a hedge, sets and optionals transparent, as features
     :func:`._info.dice` compares. A separator is no part of a shape: the
