@@ -323,3 +323,43 @@ def test_a_copy_in_the_navigation_takes_the_label_of_the_other(
         assert holders == [label.lower()], fields
     else:
         assert holders == ["company_name"], fields
+
+
+SITES = ["http://www.abac.edu", "http://bccc.example.org", "http://www.ccsf.edu", "http://x.edu"]
+SITES += ["http://www.yale.edu", "http://www.mit.edu"]
+#: Markup of a link that shows its own URL: class words of a look, of a
+#: role a person chose, none.
+SHOWN_LINKS = {
+    "look": "<a class='regGrgElevenMedBluUnd' href='{v}' target='_blank'>{v}</a>",
+    "role": "<a class='homepage-link' href='{v}'>{v}</a>",
+    "bare": "<span class='data'><a href='{v}'>{v}</a></span>",
+}
+
+
+def _school_page(index: int, label: str, idiom: str, markup: str) -> str:
+    link = SHOWN_LINKS[markup].format(v=SITES[index])
+    return (
+        f"<body><h1>College {TITLES[index]}</h1>"
+        f"<div class='contact'>{LABEL_IDIOMS[idiom](label, link)}"
+        f"{LABEL_IDIOMS[idiom]('Phone', f'555-010{index}')}</div>"
+        "<div id='foot'>Contact us</div></body>"
+    )
+
+
+@pytest.mark.parametrize("markup", sorted(SHOWN_LINKS))
+@pytest.mark.parametrize("idiom", sorted(LABEL_IDIOMS))
+@pytest.mark.parametrize("label", ["Website", "Home page"])
+def test_a_link_that_shows_its_url_is_named_by_its_label(
+    label: str, idiom: str, markup: str
+) -> None:
+    """The link's text and its ``href`` are one datum; the field that
+    stays is named by the page's label of the link ("Website:"), before
+    the link's class words, as the text would have been."""
+    pages = [_school_page(i, label, idiom, markup) for i in range(5)]
+    trees = [dom.parse(html) for html in pages]
+    template = induce_template(trees)
+    name_template(template, trees)
+    fields = extract(template, _school_page(5, label, idiom, markup)).fields
+    holders = [name for name, values in fields.items() if values == [SITES[5]]]
+    assert holders == ["_".join(label.lower().split())], fields
+    assert fields.get("phone") == ["555-0105"], fields

@@ -56,7 +56,17 @@ from scrapy_wrapx.induction._rename import (
 )
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
 from scrapy_wrapx.induction._shapes import unit_quantity, value_role
-from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, Text, TNode
+from scrapy_wrapx.template import (
+    COPY_FALLBACKS,
+    Elem,
+    FieldInfo,
+    Opt,
+    Set,
+    Template,
+    Text,
+    TNode,
+    iter_nodes,
+)
 
 #: Strength of each source of a name (see the module doc).
 TARGET, LABEL, SEMANTIC, CLASS, TAG = 5, 4, 3, 2, 1
@@ -574,7 +584,7 @@ def _wanted_names(
             strength == CLASS
             and (proposal in wanted.values() or _generated(proposal) or _navigation(proposal))
         )
-        if weak:
+        if weak or _holds_its_copy(template, context.info):
             proposal = copy_label_name(template, context.info) or proposal
         if proposal == "title":
             headings.append(name)
@@ -750,6 +760,24 @@ def copy_label_name(template: Template, info: FieldInfo) -> str:
         return ""
     label = labels.get(f"{info.uid}/{info.slot}")
     return label_name(label) if isinstance(label, str) else ""
+
+
+def _holds_its_copy(template: Template, info: FieldInfo) -> bool:
+    """Whether ``info`` is an attribute of an element whose own text was
+    dropped as its copy: a link that shows its URL (``<a href="http://x.edu">
+    http://x.edu</a>``). A label of that text ("Website:") is the page's
+    label for the link itself, so it names the field before class words
+    do, as it would have named the text."""
+    if info.slot.isdigit():
+        return False
+    found = template.meta.get(COPY_FALLBACKS)
+    copies = found.get(f"{info.uid}/{info.slot}") if isinstance(found, dict) else None
+    if not isinstance(copies, list) or not 0 <= info.uid < len(template.nodes):
+        return False
+    texts = {
+        str(node.uid) for node in iter_nodes(template.nodes[info.uid]) if isinstance(node, Text)
+    }
+    return any(isinstance(copy, str) and copy.partition("/")[0] in texts for copy in copies)
 
 
 #: Example values kept per field for ``scrapy wrapx show``.
