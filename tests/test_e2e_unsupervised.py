@@ -176,8 +176,9 @@ class _Rival:
     def induce(self) -> None:
         for kind_key in self.kinds:
             pages = self.store.get_list(SEEDS, seeds_key(kind_key, 1))
-            template, seconds = induce_from_pages(pages, previous=None)
-            record = TemplateRecord(kind_key, 1, template, [], time.time(), seconds)
+            record = TemplateRecord.induced(
+                induce_from_pages(pages, previous=None), kind_key, 1, []
+            )
             save_template(self.store, record)
             self.store.delete(CLAIMS, seeds_key(kind_key, 1))
 

@@ -18,6 +18,7 @@ from scrapy.utils.test import get_crawler
 from scrapy_wrapx.extensions import WrapxInductionExtension
 from scrapy_wrapx.extensions.induction import induce_from_pages
 from scrapy_wrapx.signals import template_ready
+from scrapy_wrapx.template import Template
 from scrapy_wrapx.unsupervised.templates import (
     CLAIMS,
     PENDING,
@@ -71,6 +72,40 @@ def _wait(ext: WrapxInductionExtension) -> Any:
     from twisted.internet import reactor, task
 
     return task.deferLater(reactor, 0.05, lambda: None)
+
+
+@pytest_twisted.inlineCallbacks
+def test_the_crawl_thread_stores_an_induced_template_as_induction_made_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Any]:
+    """The template is encoded once, where it is induced (off the reactor
+    thread); the reactor thread stores it and hands it on as that JSON,
+    neither encoding it again nor rebuilding it from JSON (milliseconds
+    each, per template: most of what a crawl of many sites spent on its
+    templates)."""
+    import threading
+
+    converted: list[tuple[str, bool]] = []
+    for name in ("to_json", "from_json", "from_data"):
+        original = getattr(Template, name)
+
+        def spy(*args: Any, _name: str = name, _original: Any = original) -> Any:
+            on_reactor = threading.current_thread() is threading.main_thread()
+            converted.append((_name, on_reactor))
+            return _original(*args)
+
+        monkeypatch.setattr(Template, name, spy if name == "to_json" else staticmethod(spy))
+    _, ext, ready = _extension(tmp_path)
+    _seed(ext, 1, [_book("Dune", "9.99"), _book("Emma", "4.50"), _book("Ubik", "7.25")])
+    deadline = time.monotonic() + 20
+    while ext.running and time.monotonic() < deadline:
+        yield _wait(ext)
+    assert [r.version for r in ready] == [1]
+    assert ("to_json", False) in converted  # encoded where it was induced
+    assert [c for c in converted if c[1]] == []
+    assert ext.store is not None
+    stored = load_template(ext.store, KIND)
+    assert stored is not None and stored.template.field_names == ready[0].template.field_names
 
 
 @pytest_twisted.inlineCallbacks
@@ -169,10 +204,8 @@ def test_idle_waits_for_a_template_another_process_induces(tmp_path: Path) -> No
     assert not ext.running and not ready
 
     # The other process saves the template and drops its claim.
-    template, seconds = induce_from_pages(
-        ext.store.get_list(SEEDS, seeds_key(KIND, 1)), previous=None
-    )
-    save_template(ext.store, TemplateRecord(KIND, 1, template, [], time.time(), seconds))
+    induced = induce_from_pages(ext.store.get_list(SEEDS, seeds_key(KIND, 1)), previous=None)
+    save_template(ext.store, TemplateRecord.induced(induced, KIND, 1, []))
     ext.store.delete(CLAIMS, seeds_key(KIND, 1))
     ext.spider_idle(None)  # type: ignore[arg-type]
     assert [r.version for r in ready] == [1]
@@ -214,12 +247,12 @@ def test_a_template_saved_just_before_the_claim_is_not_induced_again(tmp_path: P
     pages = [_book("Dune", "9.99"), _book("Emma", "4.50"), _book("Ubik", "7.25")]
     for n, html in enumerate(pages):
         store.append(SEEDS, seeds_key(KIND, 1), {"url": f"http://shop.test/{n}", "html": html})
-    template, seconds = induce_from_pages(store.get_list(SEEDS, seeds_key(KIND, 1)), None)
+    induced = induce_from_pages(store.get_list(SEEDS, seeds_key(KIND, 1)), None)
     add = store.add
 
     def add_after_the_other_process(family: str, key: str, value: Any) -> bool:
         if family == CLAIMS:
-            save_template(store, TemplateRecord(KIND, 1, template, [], time.time(), seconds))
+            save_template(store, TemplateRecord.induced(induced, KIND, 1, []))
         return add(family, key, value)
 
     store.add = add_after_the_other_process  # type: ignore[method-assign]

@@ -51,8 +51,8 @@ def store(tmp_path: Path) -> Any:
     made.close()
 
 
-def _record(version: int = 1) -> TemplateRecord:
-    return TemplateRecord(KIND, version, induce_template(PAGES), ["u1"], 0.0, 0.0)
+def _record(version: int = 1, kind_key: str = KIND) -> TemplateRecord:
+    return TemplateRecord(kind_key, version, induce_template(PAGES), ["u1"], 0.0, 0.0)
 
 
 def _pipeline(
@@ -287,7 +287,7 @@ def test_a_page_checks_a_bounded_number_of_waiting_kinds(store: SqliteStore) -> 
     assert len(checked) == POLLED_KINDS
     # A template this process learns of is checked at the next page...
     last = kinds[-1]
-    record = dataclasses.replace(_record(), kind_key=last)
+    record = _record(kind_key=last)
     pipeline.templates.put(record)
     pipeline.template_arrived(last, record.version)
     checked.clear()
@@ -295,7 +295,7 @@ def test_a_page_checks_a_bounded_number_of_waiting_kinds(store: SqliteStore) -> 
     assert [b.kind_key for b in batches] == [last] and len(checked) <= POLLED_KINDS + 1
     # ...and one another process stored comes out in turn.
     first = kinds[0]
-    store.set("templates", first, dataclasses.replace(_record(), kind_key=first).to_dict())
+    store.set("templates", first, _record(kind_key=first).to_dict())
     found = []
     for _ in range(len(kinds) // POLLED_KINDS + 1):
         found += [b.kind_key for b in pipeline.ready_batches()]

@@ -6,6 +6,7 @@ that merely sits in the same markup (product names in ``<b>``) stays a list.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -16,6 +17,7 @@ from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS
 from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.induction.item_shape import ItemShape, item_shape
 from scrapy_wrapx.template import Template
 from scrapy_wrapx.unsupervised.items import build_item
 
@@ -77,6 +79,9 @@ def test_label_value_rows_are_one_mapping(seed: int) -> None:
     # Named after the class of the element holding the rows, not "tr_list".
     assert all(name.startswith("specs") for name in noted), noted
     assert "labels -> values" in template_schema(template)
+    # As a page worker sends it with the template it induced.
+    shape = item_shape(template)
+    assert ItemShape.from_dict(json.loads(json.dumps(shape.to_dict()))) == shape
     for count in (1, 4, len(SPECS)):
         html, truth = _page(rng, idiom, count)
         item = build_item(None, "", "", 1, extract(template, html), template)
@@ -141,3 +146,12 @@ def test_rows_in_an_element_without_class_words_are_details() -> None:
         None, "", "", 1, extract(template, html.replace(" class='specs'", "")), template
     )
     assert {k: v for k, v in item.items() if isinstance(v, dict)} == {"details": truth}, item
+
+
+@pytest.mark.parametrize(
+    "data",
+    [None, [], {"field_names": ["a"]}, {"keyed": {"specs": ["label", "value"]}}],
+)
+def test_an_invalid_item_shape_is_refused(data: object) -> None:
+    with pytest.raises(ValueError):
+        ItemShape.from_dict(data)

@@ -20,6 +20,7 @@ import pytest_twisted
 
 from scrapy_wrapx.dom import structure_paths
 from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction.item_shape import item_shape
 from scrapy_wrapx.template import Template
 from scrapy_wrapx.workers.pool import (
     PAGES_IN_FLIGHT,
@@ -157,7 +158,8 @@ def test_worker_answers_routing_extraction_and_induction(template: Template) -> 
 
     induced = worker.handle({"op": "induce", "id": 7}, json.dumps({"pages": PAGES}).encode())
     assert induced is not None and induced["ok"]
-    assert Template.from_json(induced["template"]).field_names == template.field_names
+    assert Template.from_json(induced["payload"]).field_names == template.field_names
+    assert induced["shape"]["field_names"] == template.field_names
     bad = worker.handle({"op": "induce", "id": 8}, json.dumps({"pages": [{"url": 1}]}).encode())
     assert bad is not None and bad["reason"] == "page"
     assert worker.handle({"op": "nope", "id": 9}, b"")["reason"] == "page"  # type: ignore[index]
@@ -233,8 +235,9 @@ def test_pool_parses_extracts_and_induces_in_a_process(template: Template) -> It
         buffered = yield pool.extract_html("http://shop.test/c", _book("Carrie", "1.00"), template)
         assert buffered.matched
 
-        induced, seconds = yield pool.induce(PAGES, None)
-        assert induced.field_names == template.field_names and seconds >= 0
+        induced = yield pool.induce(PAGES, None)
+        assert induced.shape.field_names == template.field_names and induced.seconds >= 0
+        assert Template.from_json(induced.template_json).field_names == template.field_names
     finally:
         yield pool.close()
     assert not pool.running
@@ -260,10 +263,11 @@ def test_a_worker_names_the_fields_it_induces() -> Iterator[Any]:
     pool = WorkerPool(1)
     pool.start()
     try:
-        induced, _ = yield pool.induce(PAGES, None, naming)
+        induced = yield pool.induce(PAGES, None, naming)
     finally:
         yield pool.close()
-    assert induced.to_json() == expected.to_json()
+    assert induced.template_json == expected.to_json()
+    assert induced.shape == item_shape(expected)
     with pytest.raises(ValueError):
         Naming.from_dict({"targets": {"a": 1}, "pinned": {}})
 

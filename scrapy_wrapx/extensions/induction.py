@@ -66,7 +66,7 @@ from scrapy_wrapx.unsupervised.templates import (
     seeds_key,
 )
 from scrapy_wrapx.workers.pool import WorkerUnavailable, running_workers
-from scrapy_wrapx.workers.worker import Naming, induce_pages, is_seed_page
+from scrapy_wrapx.workers.worker import InducedTemplate, Naming, induce_pages, is_seed_page
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -89,11 +89,12 @@ MAX_WATCHED_KINDS = 256
 
 def induce_from_pages(
     pages: list[dict[str, Any]], previous: Template | None, naming: Naming | None = None
-) -> tuple[Template, float]:
+) -> InducedTemplate:
     """Induce a template from stored seed pages (``{"url", "html"}``), its
-    fields named with ``naming`` if given; runs in a worker thread, so it
+    fields named with ``naming`` if given, handed over as a page worker
+    hands it (see :class:`InducedTemplate`); runs in a worker thread, so it
     touches nothing but its arguments."""
-    return induce_pages(pages, previous, naming)
+    return InducedTemplate.of(*induce_pages(pages, previous, naming))
 
 
 class WrapxInductionExtension:
@@ -311,7 +312,7 @@ class WrapxInductionExtension:
 
     def _induce(
         self, pages: list[dict[str, Any]], previous: Template | None, naming: Naming
-    ) -> Deferred[tuple[Template, float]]:
+    ) -> Deferred[InducedTemplate]:
         """Induce and name in a page worker if one runs, else in a thread
         (off the reactor either way: naming parses the seeds too)."""
         workers = running_workers(self.crawler)
@@ -327,7 +328,7 @@ class WrapxInductionExtension:
         pages: list[dict[str, Any]],
         previous: Template | None,
         naming: Naming,
-    ) -> Deferred[tuple[Template, float]]:
+    ) -> Deferred[InducedTemplate]:
         """Induce in a thread what a page worker could not."""
         if not isinstance(failure.value, WorkerUnavailable):
             return failure  # type: ignore[return-value]
@@ -377,16 +378,13 @@ class WrapxInductionExtension:
 
     def _induced(
         self,
-        result: tuple[Template, float],
+        induced: InducedTemplate,
         kind_key: str,
         version: int,
         pages: list[dict[str, Any]],
     ) -> None:
         self.running.pop((kind_key, version), None)
-        template, seconds = result
-        record = TemplateRecord(
-            kind_key, version, template, [p["url"] for p in pages], time.time(), seconds
-        )
+        record = TemplateRecord.induced(induced, kind_key, version, [p["url"] for p in pages])
         try:
             save_template(self.store, record)
             self._release(kind_key, version)
@@ -397,14 +395,14 @@ class WrapxInductionExtension:
             self.attempted.discard((kind_key, version))
         self.outcomes.pop(kind_key, None)
         self._inc("reinduced_count" if version > 1 else "induced_count")
-        names = sorted(template.field_names)
+        names = sorted(induced.shape.field_names)
         logger.info(
             "%s template v%d of kind %s from %d pages in %.2fs: %d fields (%s)",
             "Re-induced" if version > 1 else "Induced",
             version,
             kind_key,
             len(pages),
-            seconds,
+            induced.seconds,
             len(names),
             ", ".join(names[:12]) + (", ..." if len(names) > 12 else ""),
             extra={"spider": self.crawler.spider},

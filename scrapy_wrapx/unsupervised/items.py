@@ -50,9 +50,9 @@ from itemadapter import ItemAdapter
 from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._keyvalue import keyed_record
+from scrapy_wrapx.induction.item_shape import ItemShape, item_shape
 from scrapy_wrapx.signals import page_extracted
 from scrapy_wrapx.template import Template
-from scrapy_wrapx.unsupervised.item_shape import ItemShape, item_shape
 from scrapy_wrapx.unsupervised.templates import (
     PENDING,
     TemplateCache,

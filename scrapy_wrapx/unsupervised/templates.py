@@ -14,11 +14,12 @@ import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scrapy_wrapx.induction.item_shape import ItemShape, item_shape
 from scrapy_wrapx.template import Template
-from scrapy_wrapx.unsupervised.item_shape import ItemShape, item_shape
+from scrapy_wrapx.workers.worker import InducedTemplate
 
 if TYPE_CHECKING:
     from scrapy_wrapx.store import WrapxStore
@@ -42,16 +43,76 @@ def seeds_key(kind_key: str, version: int) -> str:
     return f"{kind_key}@v{version}"
 
 
-@dataclass
 class TemplateRecord:
-    """One kind's current template and where it came from."""
+    """One kind's current template and where it came from.
 
-    kind_key: str
-    version: int
-    template: Template
-    seed_urls: list[str] = field(default_factory=list)
-    induced_at: float = 0.0
-    seconds: float = 0.0
+    A record is a snapshot of its template, made from the template or from
+    its JSON (:class:`InducedTemplate`): each is built from the other on
+    first use only, so a record that is stored and sent on as JSON is
+    never converted. Its template must not be changed once it is made."""
+
+    def __init__(
+        self,
+        kind_key: str,
+        version: int,
+        template: Template | None = None,
+        seed_urls: list[str] | None = None,
+        induced_at: float = 0.0,
+        seconds: float = 0.0,
+        *,
+        template_json: str | None = None,
+        shape: ItemShape | None = None,
+    ) -> None:
+        if template is None and template_json is None:
+            raise ValueError(f"Template record of {kind_key!r} without a template")
+        self.kind_key = kind_key
+        self.version = version
+        self.seed_urls = list(seed_urls or [])
+        self.induced_at = induced_at
+        self.seconds = seconds
+        self._template = template
+        self._json = template_json
+        self._shape = shape
+
+    @classmethod
+    def induced(
+        cls, induced: InducedTemplate, kind_key: str, version: int, seed_urls: list[str]
+    ) -> TemplateRecord:
+        """The record of a template induced just now as ``version`` of
+        ``kind_key``, kept as JSON (see :class:`InducedTemplate`)."""
+        return cls(
+            kind_key,
+            version,
+            None,
+            seed_urls,
+            time.time(),
+            induced.seconds,
+            template_json=induced.template_json,
+            shape=induced.shape,
+        )
+
+    def __repr__(self) -> str:
+        return f"<TemplateRecord {self.key}>"
+
+    @property
+    def template(self) -> Template:
+        if self._template is None:
+            assert self._json is not None
+            self._template = Template.from_json(self._json)
+        return self._template
+
+    @property
+    def template_json(self) -> str:
+        if self._json is None:
+            self._json = self.template.to_json()
+        return self._json
+
+    @property
+    def shape(self) -> ItemShape:
+        """The shape of the template's items (see :mod:`scrapy_wrapx.induction.item_shape`)."""
+        if self._shape is None:
+            self._shape = item_shape(self.template)
+        return self._shape
 
     @property
     def key(self) -> str:
@@ -64,7 +125,7 @@ class TemplateRecord:
         return {
             "kind": self.kind_key,
             "version": self.version,
-            "template": json.loads(self.template.to_json()),
+            "template": json.loads(self.template_json),
             "seed_urls": list(self.seed_urls),
             "induced_at": self.induced_at,
             "seconds": self.seconds,
@@ -109,7 +170,7 @@ class TemplateHandle:
     version: int
     key: str
     packed: bytes
-    #: The shape of the template's items (see :mod:`.item_shape`).
+    #: The shape of the template's items (see :mod:`scrapy_wrapx.induction.item_shape`).
     shape: ItemShape
     seed_urls: tuple[str, ...]
     induced_at: float
@@ -117,13 +178,13 @@ class TemplateHandle:
 
     @classmethod
     def of(cls, record: TemplateRecord) -> TemplateHandle:
-        body = record.template.to_json().encode("utf-8")
+        body = record.template_json.encode("utf-8")
         return cls(
             record.kind_key,
             record.version,
             record.key,
             zlib.compress(body, 1),
-            item_shape(record.template),
+            record.shape,
             tuple(record.seed_urls),
             record.induced_at,
             record.seconds,
@@ -133,15 +194,16 @@ class TemplateHandle:
         return zlib.decompress(self.packed)
 
     def record(self) -> TemplateRecord:
-        """The record again, its template rebuilt."""
-        template = Template.from_json(self.template_json().decode("utf-8"))
+        """The record again, its template rebuilt when it is used."""
         return TemplateRecord(
             self.kind_key,
             self.version,
-            template,
+            None,
             list(self.seed_urls),
             self.induced_at,
             self.seconds,
+            template_json=self.template_json().decode("utf-8"),
+            shape=self.shape,
         )
 
 

@@ -49,6 +49,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import abstract, defer, error, main, protocol
 from twisted.python import failure
 
+from scrapy_wrapx.induction.item_shape import ItemShape
 from scrapy_wrapx.settings import wrapx_setting
 from scrapy_wrapx.template import Template
 from scrapy_wrapx.workers.protocol import (
@@ -57,7 +58,7 @@ from scrapy_wrapx.workers.protocol import (
     extraction_from_dict,
     frame_parts,
 )
-from scrapy_wrapx.workers.worker import PARENT_PID_ENV, Naming
+from scrapy_wrapx.workers.worker import PARENT_PID_ENV, InducedTemplate, Naming
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -577,9 +578,10 @@ class WorkerPool:
 
     def induce(
         self, pages: list[dict[str, Any]], previous: Template | None, naming: Naming | None = None
-    ) -> Deferred[tuple[Template, float]]:
+    ) -> Deferred[InducedTemplate]:
         """Induce a template in a worker, its fields named with ``naming``
-        if given; fires with it and its seconds."""
+        if given; fires with it as JSON, its items' shape and its seconds
+        (the template is not rebuilt here: see :class:`InducedTemplate`)."""
         worker = self._pick()
         if worker is None:
             return defer.fail(WorkerUnavailable("No page worker is running"))
@@ -592,12 +594,19 @@ class WorkerPool:
             {"op": "induce"}, json.dumps(payload, ensure_ascii=False).encode("utf-8")
         )
 
-        def induced(reply: dict[str, Any]) -> tuple[Template, float]:
+        def induced(reply: dict[str, Any]) -> InducedTemplate:
             _check(reply)
             seconds = reply.get("seconds")
             if not isinstance(seconds, (int, float)):
                 raise WorkerUnavailable(f"Page worker sent invalid seconds: {seconds!r}")
-            return Template.from_json(str(reply.get("template"))), float(seconds)
+            try:
+                shape = ItemShape.from_dict(reply.get("shape"))
+                body = bytes(reply.get("payload", b"")).decode("utf-8")
+            except (ValueError, TypeError) as exc:
+                raise WorkerUnavailable(f"Page worker sent an invalid template: {exc}") from exc
+            if not body:
+                raise WorkerUnavailable("Page worker sent no template")
+            return InducedTemplate(body, shape, float(seconds))
 
         return request.addCallback(induced)
 

@@ -38,7 +38,9 @@ pickle: a worker executes nothing it is sent. Requests (``op`` in the header):
 * ``release`` (``page``): forget a kept tree; no reply.
 * ``induce`` (``id``; payload ``{"pages": [{"url", "html"}], "previous",
   "naming"}``): induce a template, and name its fields unless ``naming``
-  is null (:class:`Naming`); the reply has its JSON and the seconds it took.
+  is null (:class:`Naming`); the reply has the seconds it took and the
+  ``shape`` of its items (:meth:`~scrapy_wrapx.induction.item_shape.ItemShape.to_dict`),
+  its payload the template's JSON.
 
 An ``extraction`` in a reply is
 :func:`~scrapy_wrapx.workers.protocol.extraction_to_dict`'s with its
@@ -65,7 +67,7 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 from scrapy_wrapx import dom
 from scrapy_wrapx.dom import structure_paths
@@ -78,6 +80,7 @@ from scrapy_wrapx.workers.protocol import (
 )
 
 if TYPE_CHECKING:
+    from scrapy_wrapx.induction.item_shape import ItemShape
     from scrapy_wrapx.template import Template
 
 #: Garbage collector thresholds of a worker (Python's are 700, 10, 10).
@@ -155,6 +158,25 @@ def induce_pages(
     return template, time.perf_counter() - started
 
 
+class InducedTemplate(NamedTuple):
+    """A template as induction hands it over: its JSON, the shape of its
+    items and the seconds it took. A page worker answers an ``induce``
+    request with these, so that the crawl's process, which stores the
+    template and sends it on to page workers as JSON, never rebuilds it
+    from JSON nor encodes it again (each way took milliseconds per
+    template, most of what a crawl of many sites spent on its templates)."""
+
+    template_json: str
+    shape: ItemShape
+    seconds: float
+
+    @classmethod
+    def of(cls, template: Template, seconds: float) -> InducedTemplate:
+        from scrapy_wrapx.induction.item_shape import item_shape
+
+        return cls(template.to_json(), item_shape(template), seconds)
+
+
 class _Missing(Exception):
     """A tree or template (``what``) this worker does not hold (any more)."""
 
@@ -220,8 +242,9 @@ class PageWorker:
         reply["extraction"] = self._extract(header, self._parse(header, payload))
 
     def _induce_reply(self, header: dict[str, Any], payload: bytes, reply: dict[str, Any]) -> None:
-        template, seconds = self._induce(payload)
-        reply["template"], reply["seconds"] = template.to_json(), seconds
+        induced = InducedTemplate.of(*self._induce(payload))
+        reply["seconds"], reply["shape"] = induced.seconds, induced.shape.to_dict()
+        reply["payload"] = induced.template_json.encode("utf-8")
         self.inductions += 1
         if self.inductions >= TRIM_EVERY:
             self.inductions = 0

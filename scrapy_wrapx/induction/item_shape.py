@@ -5,13 +5,16 @@ An item is shaped by its template, never by one page's count (see
 :func:`scrapy_wrapx.unsupervised.items.item_data`). The shape is worked
 out once per template and kept: in a weak table by template object, and by
 a :class:`~scrapy_wrapx.unsupervised.templates.TemplateHandle`, which
-shapes the items of its kind's pages without the template rebuilt.
+shapes the items of its kind's pages without the template rebuilt. A page
+worker works it out with the template it induces and sends it along
+(:meth:`ItemShape.to_dict`): it is part of the core so that workers can.
 """
 
 from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from typing import Any
 
 from scrapy_wrapx.induction._alternatives import alternative_leaders
 from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets
@@ -38,6 +41,52 @@ class ItemShape:
     #: goes under the leader's name where the leader shows none
     #: (:mod:`scrapy_wrapx.induction._alternatives`).
     leaders: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The shape as JSON data: a page worker sends it with the template
+        it induced, so the crawl's process need not rebuild the template
+        to shape its items."""
+        return {
+            "field_names": self.field_names,
+            "set_names": self.set_names,
+            "in_sets": sorted(self.in_sets),
+            "single": self.single,
+            "keyed": {name: [kv.label, kv.value, kv.cells] for name, kv in self.keyed.items()},
+            "leaders": self.leaders,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ItemShape:
+        """The shape of :meth:`to_dict`; :class:`ValueError` when ``data``
+        is not one."""
+        if not isinstance(data, dict):
+            raise ValueError(f"Item shape is not an object: {data!r:.60}")
+        keyed = data.get("keyed")
+        if not isinstance(keyed, dict) or not all(
+            isinstance(v, list) and len(v) == 3 and all(isinstance(x, str) for x in v)
+            for v in keyed.values()
+        ):
+            raise ValueError(f"Item shape with invalid key/value sets: {keyed!r:.60}")
+        return cls(
+            _strings(data.get("field_names"), "field_names"),
+            _strings(data.get("set_names"), "set_names"),
+            frozenset(_strings(data.get("in_sets"), "in_sets")),
+            _names(data.get("single"), "single"),
+            {str(name): KeyValueSet(*parts) for name, parts in keyed.items()},
+            _names(data.get("leaders"), "leaders"),
+        )
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ValueError(f"Item shape with invalid {what}: {value!r:.60}")
+    return value
+
+
+def _names(value: Any, what: str) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(x, str) for x in value.values()):
+        raise ValueError(f"Item shape with invalid {what}: {value!r:.60}")
+    return value
 
 
 _SHAPES: weakref.WeakKeyDictionary[Template, ItemShape] = weakref.WeakKeyDictionary()
