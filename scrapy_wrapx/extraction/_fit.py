@@ -12,6 +12,7 @@ by digest or by their own hedges) decide.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -124,12 +125,14 @@ def one_repetition(
     return ends
 
 
+@functools.lru_cache(maxsize=4096)
 def _state_class(fixed: str, found: str | None) -> bool:
     """Whether a page's ``class`` is the seeds' but for one word of a state
     every seed happened to share: ``main mid`` for the seeds' ``main low``
     (a price gauge), ``stars s4`` for ``stars s5``. One word of several
     differs, in the same place; a class of one word is the element's
-    identity, never a state."""
+    identity, never a state. Remembered: a table's rows ask it of the same
+    pairs of classes, row after row, where a page's rows do not fit."""
     if not found:
         return False
     words, page = fixed.split(), found.split()
