@@ -296,3 +296,49 @@ def test_no_unit_no_quantity(values: list[str]) -> None:
     template = induce_template(trees)
     name_template(template, trees)
     assert not set(template.field_names) & {"weight", "capacity", "fuel_economy"}
+
+
+#: Street lines in their common forms, and the form some seeds show: a
+#: street named by its name alone.
+STREET_FORMS = [
+    lambda n: f"{n} West Centerville Road",
+    lambda n: f"{n} Pennsylvania Avenue NW",
+    lambda n: f"{n} North Hwy 360",
+    lambda n: f"{n} Snider Plaza",
+    lambda n: f"{n} Mckinney Ave. #101",
+    lambda n: f"{n} Oak St, Suite 20",
+]
+BARE_STREETS = ["North Galloway", "Broadway", "Elm Park"]
+
+
+@pytest.mark.parametrize("bare", [0, 1, 2])
+@pytest.mark.parametrize("seed", range(4))
+def test_street_lines_are_named_so_when_some_lack_their_street_word(seed: int, bare: int) -> None:
+    """A street line every seed shows, some by the street's name alone
+    ("1336 North Galloway"): the field is a ``street_address``."""
+    rng = random.Random(seed)
+
+    def page(street: str) -> str:
+        return (
+            f"<body><h1>Diner {rng.randrange(999)}</h1><div>{street}</div>"
+            f"<p>Dallas, TX 7520{rng.randrange(10)}</p><p>Footer</p></body>"
+        )
+
+    streets = [rng.choice(STREET_FORMS)(rng.randrange(1, 9999)) for _ in range(5 - bare)]
+    streets += [f"{rng.randrange(1, 9999)} {rng.choice(BARE_STREETS)}" for _ in range(bare)]
+    rng.shuffle(streets)
+    pages = [page(street) for street in streets]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    street = rng.choice(STREET_FORMS)(42)
+    fields = extract(template, page(street)).fields
+    assert [name for name, found in fields.items() if found == [street]] == ["street_address"]
+
+
+def test_numbered_titles_are_no_street_lines() -> None:
+    """Titles that open with a number, one of them ending in a street word."""
+    titles = ["101 Dalmatians", "12 Angry Men", "300 Spartans Return", "1 Long Road", "7 Samurai"]
+    pages = [f"<body><h1>Film</h1><span>{title}</span><p>Footer</p></body>" for title in titles]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    assert "street_address" not in template.field_names, template.field_names

@@ -28,6 +28,10 @@ The patterns have no nested repetition: matching is linear in the value.
 ('date', '', '')
 >>> value_role([["915 West Centerville Road"], ["1336 North Galloway Ave., Suite 4"]])
 'street_address'
+>>> value_role([["915 W Centerville Rd"], ["1600 Pennsylvania Avenue NW"], ["1336 North Galloway"]])
+'street_address'
+>>> value_role([["2045 North Hwy 360"], ["6800 Snider Plaza"], ["88 Route 9 N"]])
+'street_address'
 >>> value_role([["Garland, TX 75041"]]), value_role([["12 Angry Men"]]), value_role([["2 Way Street Blues"]])
 ('city_state_zip', '', '')
 >>> value_role([["$349.00"], ["$1,268.00"]]), value_role([["12,50 EUR"]]), value_role([["349.00"]])
@@ -78,7 +82,9 @@ _SHAPES = (
         re.compile(
             r"\d{1,6}[A-Za-z]?(?:-\d{1,6})? [\w.' -]{1,60}? "
             r"(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct"
-            r"|Place|Pl|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Terrace|Ter|Trail|Square|Sq)\.?"
+            r"|Place|Pl|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Terrace|Ter|Trail|Square|Sq"
+            r"|Plaza|Loop|Pike|Row|Alley|Route|Rte|Freeway|Fwy|Expressway|Expy)\.?"
+            r"(?: \d{1,4})?(?: (?:N|S|E|W|NE|NW|SE|SW)\.?)?"
             r"(?:,? (?:Suite|Ste|Unit|Apt|#)\.? ?[\w-]{1,8})?"
         ),
     ),
@@ -103,9 +109,29 @@ def value_role(values: Sequence[list[str]]) -> str:
     for role, pattern in _SHAPES:
         if all(pattern.fullmatch(text) for text in texts):
             return role
+        if role == "street_address" and _street_lines(texts, pattern):
+            return role
         if role == "city_state_zip" and all(is_place(text) for text in texts):
             return "location"
     return ""
+
+
+#: A line that opens with a house number, then capitalized words: the
+#: shape of a street line, with or without its street word.
+_NUMBERED_LINE = re.compile(
+    r"\d{1,6}[A-Za-z]?(?:-\d{1,6})? [A-Z][\w.'-]*(?: [A-Z0-9#][\w.'#-]*){0,5}"
+)
+
+
+def _street_lines(texts: list[str], street: re.Pattern[str]) -> bool:
+    """Whether ``texts`` are street lines, most of them with their street
+    word ("915 West Centerville Road") and the others without one ("1336
+    North Galloway": the street a seed names by its name alone). A line
+    of words that merely holds a street word ("2 Way Street Blues") is
+    none, nor are titles that open with a number and never end in one."""
+    if not all(_NUMBERED_LINE.fullmatch(text) for text in texts):
+        return False
+    return 2 * sum(1 for text in texts if street.fullmatch(text)) > len(texts)
 
 
 #: The US states by name, and countries (with the short forms job and
