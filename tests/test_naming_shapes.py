@@ -342,3 +342,63 @@ def test_numbered_titles_are_no_street_lines() -> None:
     template = induce_template(pages)
     name_template(template, [dom.parse(p) for p in pages])
     assert "street_address" not in template.field_names, template.field_names
+
+
+#: How an address block puts its lines: rows, blocks, items, lines of one
+#: element.
+LINE_MARKUPS = {
+    "rows": lambda lines: "<table>" + "".join(f"<tr><td>{v}</td></tr>" for v in lines) + "</table>",
+    "divs": lambda lines: "<div>" + "".join(f"<div>{v}</div>" for v in lines) + "</div>",
+    "items": lambda lines: "<ul>" + "".join(f"<li>{v}</li>" for v in lines) + "</ul>",
+    "breaks": lambda lines: "<p>" + "<br>".join(lines) + "</p>",
+}
+LINE_ROLES = ["street_address", "city_state_zip", "phone", "website"]
+
+
+@pytest.mark.parametrize("markup", sorted(LINE_MARKUPS))
+@pytest.mark.parametrize("seed", range(4))
+def test_lines_of_roles_of_their_own_are_fields(markup: str, seed: int) -> None:
+    """An address block whose lines are alike but for what they hold (a
+    street, a city line, a phone): each line is a field named by its role,
+    not one list of the block's lines."""
+    rng = random.Random(seed)
+    roles = rng.sample(LINE_ROLES, rng.randrange(2, 5))
+    makers = {"street_address": _street, "city_state_zip": _city, "phone": _phone}
+    makers["website"] = _site
+
+    def page() -> tuple[str, dict[str, str]]:
+        values = {role: makers[role](rng) for role in roles}
+        block = LINE_MARKUPS[markup](list(values.values()))
+        return f"<body><h1>Diner {rng.randrange(999)}</h1>{block}<p>Footer</p></body>", values
+
+    pages = [page()[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    html, values = page()
+    fields = extract(template, html).fields
+    for role, value in values.items():
+        assert [name for name, found in fields.items() if value in found] == [role], fields
+
+
+@pytest.mark.parametrize("markup", sorted(LINE_MARKUPS))
+@pytest.mark.parametrize("lines", ["phones", "names"])
+def test_lines_of_one_role_stay_a_list(markup: str, lines: str) -> None:
+    """Two phones, or two names, on every seed: records, one list."""
+    rng = random.Random(markup + lines)
+
+    def page() -> tuple[str, list[str]]:
+        if lines == "phones":
+            values = [_phone(rng), _phone(rng)]
+        else:
+            first = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+            last = ["Lee", "Diaz", "Young", "Park", "Wood", "Moss", "Hart", "Nash"]
+            values = [f"{rng.choice(first)} {rng.choice(last)}" for _ in range(2)]
+        block = LINE_MARKUPS[markup](values)
+        return f"<body><h1>Diner {rng.randrange(999)}</h1>{block}<p>Footer</p></body>", values
+
+    pages = [page()[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    html, values = page()
+    fields = extract(template, html).fields
+    assert any(found == values for found in fields.values()), fields

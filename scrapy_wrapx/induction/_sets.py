@@ -149,7 +149,7 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
         return _as_parts(scratch, instances)
     positions = [_position(scratch, instances, p) for p in range(k)]
     unrolled = [item for hedge in positions for item in hedge]
-    if _roles(instances) or _named_parts(instances):
+    if _roles(instances) or _named_parts(instances) or _value_roles(scratch, positions):
         return unrolled
     if not _regular(instances, positions):
         # A position that varies may still be one part: a banner that
@@ -195,6 +195,30 @@ def _roles(instances: list[list[list[TNode]]]) -> bool:
     same_mean = sum(same) / len(same)
     cross_mean = sum(cross) / len(cross)
     return same_mean >= ROLE_SAME and cross_mean <= same_mean - ROLE_MARGIN
+
+
+def _value_roles(scratch: Scratch, positions: list[list[TNode]]) -> bool:
+    """Whether each position holds data of a role of its own by the shape
+    of its values (:func:`._shapes.value_role`): an address block's street
+    line, city line and phone, in rows alike but for what they hold.
+    Records that number the same on every seed share one role (two
+    phones) or have none (two names)."""
+    if len(positions) > MAX_ROLES:
+        return False
+    roles = []
+    for hedge in positions:
+        samples = [
+            [sample]
+            for top in hedge
+            for node in iter_nodes(top)
+            if isinstance(node, Text) and not node.fixed
+            for sample in scratch[node].samples
+        ]
+        role = value_role(samples) if samples else ""
+        if not role or role in roles:
+            return False
+        roles.append(role)
+    return True
 
 
 def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNode] | None:
