@@ -402,3 +402,61 @@ def test_lines_of_one_role_stay_a_list(markup: str, lines: str) -> None:
     html, values = page()
     fields = extract(template, html).fields
     assert any(found == values for found in fields.values()), fields
+
+
+PARTS = ["Widget", "Gadget", "Sprocket", "Bolt", "Washer", "Gear", "Spring", "Lever"]
+#: Columns of an order's lines without a header row, by what they hold.
+COLUMNS = {
+    "name": lambda rng: f"{rng.choice(PARTS)} {rng.randrange(100, 999)}",
+    "quantity": lambda rng: str(rng.randrange(1, 40)),
+    "price": lambda rng: f"${rng.randrange(1, 99)}.{rng.randrange(100):02d}",
+    "date": lambda rng: f"2010-{rng.randrange(1, 13):02d}-1{rng.randrange(10)}",
+}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_cells_of_headerless_rows_are_columns(seed: int) -> None:
+    """A table without a header row whose cells hold a text, a number, a
+    price by place: each row is a record of one field per column, not a
+    list of its cells."""
+    rng = random.Random(seed)
+    columns = ["name", *rng.sample(["quantity", "price", "date"], rng.randrange(1, 4))]
+
+    def page(count: int) -> tuple[str, list[list[str]]]:
+        rows = [[COLUMNS[column](rng) for column in columns] for _ in range(count)]
+        body = "".join("<tr>" + "".join(f"<td>{v}</td>" for v in row) + "</tr>" for row in rows)
+        html = (
+            f"<body><h1>Order {rng.randrange(9999)}</h1><table>{body}</table><p>Footer</p></body>"
+        )
+        return html, rows
+
+    pages = [page(rng.randrange(1, 6))[0] for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    for count in (1, 4):
+        html, rows = page(count)
+        records = [r for rs in extract(template, html).records.values() for r in rs]
+        found = [sorted(v for v in r.values() if isinstance(v, str)) for r in records]
+        assert sorted(found) == sorted(sorted(row) for row in rows), records
+
+
+@pytest.mark.parametrize("cells", ["cards", "names"])
+def test_cells_of_one_kind_stay_a_list(cells: str) -> None:
+    """A grid of product cards, or of names, three to a row: records."""
+    rng = random.Random(cells)
+
+    def cell() -> str:
+        name = f"{rng.choice(PARTS)} {rng.randrange(100, 999)}"
+        if cells == "names":
+            return f"<td>{name}</td>"
+        return f"<td><a href='/p/{rng.randrange(999)}'>{name}</a> <b>${rng.randrange(9, 99)}.99</b></td>"
+
+    def page() -> str:
+        rows = "".join("<tr>" + cell() + cell() + cell() + "</tr>" for _ in range(2))
+        return f"<body><h1>Shop</h1><table>{rows}</table><p>Footer</p></body>"
+
+    pages = [page() for _ in range(5)]
+    template = induce_template(pages)
+    name_template(template, [dom.parse(p) for p in pages])
+    fields = extract(template, page()).fields
+    assert max(len(values) for values in fields.values()) >= 3, fields

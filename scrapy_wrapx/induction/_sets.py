@@ -149,7 +149,12 @@ def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
         return _as_parts(scratch, instances)
     positions = [_position(scratch, instances, p) for p in range(k)]
     unrolled = [item for hedge in positions for item in hedge]
-    if _roles(instances) or _named_parts(instances) or _value_roles(scratch, positions):
+    if (
+        _roles(instances)
+        or _named_parts(instances)
+        or _value_roles(scratch, positions)
+        or _columns(scratch, node, positions)
+    ):
         return unrolled
     if not _regular(instances, positions):
         # A position that varies may still be one part: a banner that
@@ -197,6 +202,50 @@ def _roles(instances: list[list[list[TNode]]]) -> bool:
     return same_mean >= ROLE_SAME and cross_mean <= same_mean - ROLE_MARGIN
 
 
+#: Elements that are a table's cells: a row's cells are its columns.
+CELL_TAGS = frozenset({"td", "th"})
+_NUMBER = re.compile(r"[-+]?\d[\d,.]{0,15}")
+
+
+def _columns(scratch: Scratch, node: Set, positions: list[list[TNode]]) -> bool:
+    """Whether a set of a row's cells is the row's columns: every row shows
+    as many cells, and the cells hold values of different kinds by place
+    (an order line's name, quantity and price: a text, a number, a price;
+    :func:`_value_kind`). Cells that hold the same kind everywhere (a
+    grid of products, two names) stay a list."""
+    body = node.children
+    if len(body) != 1 or not isinstance(body[0], Elem) or body[0].tag not in CELL_TAGS:
+        return False
+    if len(positions) > MAX_ROLES:
+        return False
+    kinds = {_value_kind(_samples(scratch, hedge)) for hedge in positions}
+    return "" not in kinds and len(kinds) > 1
+
+
+def _value_kind(samples: list[str]) -> str:
+    """A value's kind by its shape: its role (:func:`._shapes.value_role`),
+    a number, or text; "" for no values."""
+    if not samples:
+        return ""
+    role = value_role([[sample] for sample in samples])
+    if role:
+        return role
+    if all(_NUMBER.fullmatch(sample.strip()) for sample in samples):
+        return "number"
+    return "text"
+
+
+def _samples(scratch: Scratch, hedge: list[TNode]) -> list[str]:
+    """The values seen of the texts with data in ``hedge``."""
+    return [
+        sample
+        for top in hedge
+        for node in iter_nodes(top)
+        if isinstance(node, Text) and not node.fixed
+        for sample in scratch[node].samples
+    ]
+
+
 def _value_roles(scratch: Scratch, positions: list[list[TNode]]) -> bool:
     """Whether each position holds data of a role of its own by the shape
     of its values (:func:`._shapes.value_role`): an address block's street
@@ -207,13 +256,7 @@ def _value_roles(scratch: Scratch, positions: list[list[TNode]]) -> bool:
         return False
     roles = []
     for hedge in positions:
-        samples = [
-            [sample]
-            for top in hedge
-            for node in iter_nodes(top)
-            if isinstance(node, Text) and not node.fixed
-            for sample in scratch[node].samples
-        ]
+        samples = [[sample] for sample in _samples(scratch, hedge)]
         role = value_role(samples) if samples else ""
         if not role or role in roles:
             return False
