@@ -12,7 +12,6 @@ by digest or by their own hedges) decide.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -125,14 +124,12 @@ def one_repetition(
     return ends
 
 
-@functools.lru_cache(maxsize=4096)
 def _state_class(fixed: str, found: str | None) -> bool:
     """Whether a page's ``class`` is the seeds' but for one word of a state
     every seed happened to share: ``main mid`` for the seeds' ``main low``
     (a price gauge), ``stars s4`` for ``stars s5``. One word of several
     differs, in the same place; a class of one word is the element's
-    identity, never a state. Remembered: a table's rows ask it of the same
-    pairs of classes, row after row, where a page's rows do not fit."""
+    identity, never a state."""
     if not found:
         return False
     words, page = fixed.split(), found.split()
@@ -156,6 +153,9 @@ class Fits:
         self.rep_memo: dict[tuple[int, int, int], frozenset[int]] = {}
         self.exact_rep_memo: dict[tuple[int, int, int], frozenset[int]] = {}
         self.set_fit_memo: dict[tuple[int, int], bool] = {}
+        #: :func:`_state_class` by pair of classes: a table's rows ask it
+        #: of the same pairs, row after row, where the page's rows do not fit.
+        self.state_memo: dict[tuple[str, str | None], bool] = {}
         #: Places where the page did not fit (texts, hedges, repetitions).
         self.misfits = 0
 
@@ -166,7 +166,7 @@ class Fits:
         attrib = node.element.attrib
         for name, value in self.c.fixed_attrs[uid]:
             found = attrib.get(name)
-            if found != value and not (name == "class" and _state_class(value, found)):
+            if found != value and not (name == "class" and self._state_class(value, found)):
                 return False
         if len(attrib) > len(t.attrs) or not self.c.attr_names[uid].issuperset(attrib.keys()):
             return False
@@ -181,6 +181,13 @@ class Fits:
             label = self.c.anchor_label[uid]
             return bool(label) and value.startswith(label)
         return True
+
+    def _state_class(self, fixed: str, found: str | None) -> bool:
+        key = (fixed, found)
+        known = self.state_memo.get(key)
+        if known is None:
+            known = self.state_memo[key] = _state_class(fixed, found)
+        return known
 
     def other_label(self, t: Elem, node: Node) -> bool:
         """Whether ``node`` opens with another text than the fixed one every
