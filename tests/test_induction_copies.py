@@ -34,6 +34,14 @@ def _page(index: int, copies: int, where: list[int]) -> str:
     )
 
 
+def _named(pages: list[str]) -> Template:
+    """The template induced from ``pages``, its fields named on them."""
+    trees = [dom.parse(html) for html in pages]
+    template = induce_template(trees)
+    name_template(template, trees)
+    return template
+
+
 def _item(template: Template, html: str) -> dict[str, object]:
     extraction = extract(template, html)
     item = build_item(None, "", "", 0, extraction, template)
@@ -118,9 +126,7 @@ def test_the_field_that_stays_takes_the_label_of_its_dropped_copy(label: str, id
     the year's other copy names the year, and the first slot keeps the
     element's words."""
     pages = [_byline_page(i, label, idiom) for i in range(5)]
-    trees = [dom.parse(html) for html in pages]
-    template = induce_template(trees)
-    name_template(template, trees)
+    template = _named(pages)
     fields = extract(template, _byline_page(5, label, idiom)).fields
     holders = {name for name, values in fields.items() if values}
     year_fields = [name for name in holders if fields[name] == [YEARS[5]]]
@@ -164,9 +170,7 @@ def test_a_generated_id_gives_way_to_the_label_of_a_dropped_copy(
     when its own words are a generated id (``ctl00_plc1_divMfgLogo``);
     class words a person chose name it themselves."""
     pages = [_maker_page(i, label, idiom, markup) for i in range(5)]
-    trees = [dom.parse(html) for html in pages]
-    template = induce_template(trees)
-    name_template(template, trees)
+    template = _named(pages)
     fields = extract(template, _maker_page(5, label, idiom, markup)).fields
     holders = [name for name, values in fields.items() if values == [MAKERS[5]]]
     assert len(holders) == 1, fields
@@ -311,9 +315,7 @@ def test_a_copy_in_the_navigation_takes_the_label_of_the_other(
     is named by the label: ``breadcrumbs`` or ``nav_menu`` says where the
     value sits, not what it is. Class words that name the value stay."""
     pages = [_navigated_page(i, label, idiom, markup) for i in range(5)]
-    trees = [dom.parse(html) for html in pages]
-    template = induce_template(trees)
-    name_template(template, trees)
+    template = _named(pages)
     page = _navigated_page(5, label, idiom, markup)
     fields = extract(template, page).fields
     value = f"{COMPANIES[0]} 5"
@@ -356,9 +358,7 @@ def test_a_link_that_shows_its_url_is_named_by_its_label(
     stays is named by the page's label of the link ("Website:"), before
     the link's class words, as the text would have been."""
     pages = [_school_page(i, label, idiom, markup) for i in range(5)]
-    trees = [dom.parse(html) for html in pages]
-    template = induce_template(trees)
-    name_template(template, trees)
+    template = _named(pages)
     fields = extract(template, _school_page(5, label, idiom, markup)).fields
     holders = [name for name, values in fields.items() if values == [SITES[5]]]
     assert holders == ["_".join(label.lower().split())], fields

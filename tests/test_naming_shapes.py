@@ -1,8 +1,9 @@
 """A field whose values all have the shape of an e-mail address, a phone
 number, a web address or a postal address is named so, when no label, markup or class word
 of its own says it (:mod:`scrapy_wrapx.induction._shapes`); look-alikes
-(ISBNs, dates, prices, versions) keep their names. (Lines of one text
-split by ``<br>`` are one list field: a shape names none of them.)"""
+(ISBNs, dates, prices, versions) keep their names. Lines alike in markup
+whose values each have a role of their own are fields named by it; lines
+of one role, or of none, stay one list field."""
 
 from __future__ import annotations
 
@@ -14,6 +15,14 @@ from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.template import Template
+
+
+def _named(pages: list[str]) -> Template:
+    """The template induced from ``pages``, its fields named on them."""
+    template = induce_template(pages)
+    name_template(template, [dom.parse(page) for page in pages])
+    return template
 
 
 def _phone(rng: random.Random) -> str:
@@ -79,8 +88,7 @@ def test_contact_values_are_named_by_their_shape(seed: int) -> None:
     wrapper = rng.choice(["", ' id="main_address"', ' class="block"'])
     tag = rng.choice(["", ' class="txt"', ' class="line"'])
     pages = [_page(rng, shapes, wrapper, tag)[0] for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(page) for page in pages])
+    template = _named(pages)
     html, values = _page(rng, shapes, wrapper, tag)
     fields = extract(template, html).fields
     for shape, value in values.items():
@@ -110,8 +118,7 @@ def test_look_alikes_keep_their_names(kind: str) -> None:
         return f"<body><h1>Item {rng.randrange(99)}</h1><span>{value}</span><p>Footer</p></body>"
 
     pages = [page() for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     assert not set(SHAPES) & set(template.field_names), template.field_names
 
 
@@ -144,8 +151,7 @@ def test_a_sum_with_its_currency_is_a_price(seed: int) -> None:
         return html, amount, count
 
     pages = [page()[0] for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     html, amount, count = page()
     fields = extract(template, html).fields
     price = [name for name, values in fields.items() if amount in values]
@@ -203,8 +209,7 @@ def test_a_label_that_names_a_party_gets_the_contact_role(seed: int) -> None:
         return f"<body><h1>Place {rng.randrange(999)}</h1>{body}<p>Footer</p></body>", values
 
     pages = [page()[0] for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     html, values = page()
     fields = extract(template, html).fields
     holders = {
@@ -246,8 +251,7 @@ def test_a_place_in_any_common_form_is_a_location(form: int) -> None:
         return html, place, person
 
     pages = [page()[0] for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     html, place, person = page()
     fields = extract(template, html).fields
     assert [n for n, values in fields.items() if place in values] == ["location"], fields
@@ -275,9 +279,7 @@ def test_a_measure_is_named_by_what_its_unit_measures(quantity: str, markup: str
         f"</{close}><p>Footer</p></body></html>"
         for n in range(5)
     ]
-    trees = [dom.parse(page) for page in pages]
-    template = induce_template(trees)
-    name_template(template, trees)
+    template = _named(pages)
     assert quantity in template.field_names, template.field_names
 
 
@@ -292,9 +294,7 @@ def test_no_unit_no_quantity(values: list[str]) -> None:
         f"<html><body><h1>Item {n}</h1><div>{values[n % 2]} {n}</div><p>Footer</p></body></html>"
         for n in range(5)
     ]
-    trees = [dom.parse(page) for page in pages]
-    template = induce_template(trees)
-    name_template(template, trees)
+    template = _named(pages)
     assert not set(template.field_names) & {"weight", "capacity", "fuel_economy"}
 
 
@@ -328,8 +328,7 @@ def test_street_lines_are_named_so_when_some_lack_their_street_word(seed: int, b
     streets += [f"{rng.randrange(1, 9999)} {rng.choice(BARE_STREETS)}" for _ in range(bare)]
     rng.shuffle(streets)
     pages = [page(street) for street in streets]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     street = rng.choice(STREET_FORMS)(42)
     fields = extract(template, page(street)).fields
     assert [name for name, found in fields.items() if found == [street]] == ["street_address"]
@@ -339,8 +338,7 @@ def test_numbered_titles_are_no_street_lines() -> None:
     """Titles that open with a number, one of them ending in a street word."""
     titles = ["101 Dalmatians", "12 Angry Men", "300 Spartans Return", "1 Long Road", "7 Samurai"]
     pages = [f"<body><h1>Film</h1><span>{title}</span><p>Footer</p></body>" for title in titles]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     assert "street_address" not in template.field_names, template.field_names
 
 
@@ -372,8 +370,7 @@ def test_lines_of_roles_of_their_own_are_fields(markup: str, seed: int) -> None:
         return f"<body><h1>Diner {rng.randrange(999)}</h1>{block}<p>Footer</p></body>", values
 
     pages = [page()[0] for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     html, values = page()
     fields = extract(template, html).fields
     for role, value in values.items():
@@ -397,8 +394,7 @@ def test_lines_of_one_role_stay_a_list(markup: str, lines: str) -> None:
         return f"<body><h1>Diner {rng.randrange(999)}</h1>{block}<p>Footer</p></body>", values
 
     pages = [page()[0] for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     html, values = page()
     fields = extract(template, html).fields
     assert any(found == values for found in fields.values()), fields
@@ -431,8 +427,7 @@ def test_the_cells_of_headerless_rows_are_columns(seed: int) -> None:
         return html, rows
 
     pages = [page(rng.randrange(1, 6))[0] for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     for count in (1, 4):
         html, rows = page(count)
         records = [r for rs in extract(template, html).records.values() for r in rs]
@@ -456,7 +451,6 @@ def test_cells_of_one_kind_stay_a_list(cells: str) -> None:
         return f"<body><h1>Shop</h1><table>{rows}</table><p>Footer</p></body>"
 
     pages = [page() for _ in range(5)]
-    template = induce_template(pages)
-    name_template(template, [dom.parse(p) for p in pages])
+    template = _named(pages)
     fields = extract(template, page()).fields
     assert max(len(values) for values in fields.values()) >= 3, fields
