@@ -73,7 +73,10 @@ from scrapy_wrapx.template import LABEL_SEPARATORS, Text
 #: Distinct values needed before words (not just punctuation) become fixed.
 MIN_WORD_SAMPLES = 3
 
-_TOKEN = re.compile(r"\w+|\s+|[^\w\s]+")
+#: Words, spaces, and runs of punctuation, a bracket always a token of
+#: its own: the "(" of "($12)" and the ")" of "14%)" can be template
+#: while the sign or unit next to them stays with the value.
+_TOKEN = re.compile(r"\w+|\s+|[()\[\]]|[^\w\s()\[\]]+")
 #: Opening quotes and brackets, and what closes each.
 _PAIRS = {
     '"': '"',
@@ -84,6 +87,8 @@ _PAIRS = {
     "(": ")",
     "[": "]",
 }
+#: Brackets, whose pairs a value's own text keeps balanced.
+_BRACKETS = (("(", ")"), ("[", "]"))
 #: Unit symbols that are no currency sign (those are found by their
 #: Unicode category).
 _UNIT_SIGNS = frozenset("%\u2030\u00b0\u2032\u2033")  # % ‰ ° prime, double prime
@@ -237,11 +242,30 @@ def _cut_after(fixed: str, rests: list[str]) -> bool:
 
 def _opened(fixed: str, rests: list[str]) -> bool:
     """Whether ``fixed`` ends in an opening quote or bracket that every
-    value (``rests``) closes at its very end, and only there."""
-    closer = _PAIRS.get(fixed[-1:])
+    value (``rests``) closes at its very end, and only there (a bracket
+    the value opens and closes itself is its own)."""
+    opener = fixed[-1:]
+    closer = _PAIRS.get(opener)
     return closer is not None and all(
-        len(rest) > 1 and rest.endswith(closer) and closer not in rest[:-1] for rest in rests
+        len(rest) > 1 and rest.endswith(closer) and _closed_within(rest[:-1], opener, closer)
+        for rest in rests
     )
+
+
+def _closed_within(text: str, opener: str, closer: str) -> bool:
+    """Whether ``text`` never closes a pair it did not open: no ``closer``
+    at all for a quote, whose opener closes it too."""
+    if opener == closer:
+        return closer not in text
+    depth = 0
+    for char in text:
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 def _cut_before(fixed: str, rests: list[str], closer: str = "") -> bool:
@@ -299,9 +323,10 @@ def _empty_fit(parts: list[str | None], value: str) -> bool:
 def _derive(values: list[str], whole: bool, allow_words: bool) -> list[str | None]:
     tokens = [_TOKEN.findall(value) for value in values]
     prefix = _fixed_prefix(tokens, allow_words)
-    rests = [t[len(prefix) :] for t in tokens]
     fixed = "".join(prefix)
-    suffix = _fixed_suffix(rests, allow_words, _PAIRS.get(fixed[-1:], "") if fixed else "")
+    closer = _enclosing_closer(fixed)
+    rests = [t[len(prefix) :] for t in tokens]
+    suffix = _fixed_suffix(rests, allow_words, closer)
     middles = [t[: len(t) - len(suffix)] for t in rests]
     parts: list[str | None] = []
     if prefix:
@@ -315,6 +340,40 @@ def _derive(values: list[str], whole: bool, allow_words: bool) -> list[str | Non
     if suffix:
         parts.append("".join(suffix))
     return parts if _fits_all(parts, values) else [None]
+
+
+def _enclosing_closer(fixed: str) -> str:
+    """What closes the bracket or quote a fixed prefix opened last and left
+    open ("(" of "(", ")" of "(Save "): a value that ends with it is
+    enclosed, and the closer is the template's, not the value's.
+
+    >>> derive_parts(["(Save 14%)", "(Save 20%)", "(Save 5%)"])
+    ['(Save ', None, ')']
+    >>> derive_parts(["(14%)", "(20%)", "(5%)"]), derive_parts(["(Save 14%", "(Save 20%", "(Save 5%"])
+    (['(', None, ')'], ['(Save ', None])
+    """
+    if fixed[-1:] in _PAIRS:
+        return _PAIRS[fixed[-1:]]
+    open_: list[str] = []
+    for char in fixed:
+        if open_ and char == open_[-1]:
+            open_.pop()
+        elif char in _PAIRS and char != "'":  # an apostrophe opens nothing mid-text
+            open_.append(_PAIRS[char])
+    return open_[-1] if open_ else ""
+
+
+def _closes_data(suffix: str, heads: list[str]) -> bool:
+    """Whether a fixed ``suffix`` closes a bracket some value opened: the
+    value's own "(Stereo)" in "MOV (Audio: PCM (Stereo))" keeps its ")".
+
+    >>> derive_parts(["MOV (Audio: PCM (Stereo))", "MOV (Audio: PCM (Mono))", "MOV (Audio: AAC (5.1))"])
+    ['MOV (Audio: ', None, ')']
+    """
+    return any(
+        close in suffix and any(head.count(open_) > head.count(close) for head in heads)
+        for open_, close in _BRACKETS
+    )
 
 
 def _unit(token: str) -> bool:
@@ -426,7 +485,11 @@ def _fixed_suffix(rests: list[list[str]], allow_words: bool, closer: str = "") -
         suffix = suffix[:-1]
     while suffix:
         fixed, heads = "".join(suffix), ["".join(t[: len(t) - len(suffix)]) for t in rests]
-        if _cut_before(fixed, heads, closer) and _boundary_after(fixed, heads):
+        if (
+            _cut_before(fixed, heads, closer)
+            and _boundary_after(fixed, heads)
+            and not _closes_data(fixed, heads)
+        ):
             break
         suffix = suffix[1:]
     return suffix
