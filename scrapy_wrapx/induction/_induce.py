@@ -115,7 +115,7 @@ def _induce(trees: list[PageTree], previous: Template | None) -> Template:
     # Table cells and labelled values are data even where every seed agrees.
     opened = cells | labelled
     columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in opened}
-    drop_fields(template, set(template_fields(template, trees)) - columns)
+    drop_fields(template, template_fields(template, trees, protected=columns))
     copied = copied_fields(template, trees)
     note_copies(template, copied)
     drop_fields(template, copied)

@@ -46,7 +46,15 @@ from urllib.parse import unquote
 from scrapy_wrapx.dom import TEXT, PageTree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import input_type
-from scrapy_wrapx.template import Elem, Template, Text, enclosing_sets, iter_nodes
+from scrapy_wrapx.template import (
+    Elem,
+    FieldInfo,
+    Set,
+    Template,
+    Text,
+    enclosing_sets,
+    iter_nodes,
+)
 
 #: What a per-page token is replaced with.
 MARK = "§"
@@ -177,12 +185,17 @@ def normalize(value: str, tokens: frozenset[str]) -> str:
 #: Fewest seed pages that can show a slot to be template: with two, a
 #: chance agreement of data is too likely.
 MIN_TEMPLATE_SEEDS = 3
+#: Fewest distinct links of a protected field that make it a menu (see
+#: :func:`template_fields`).
+MIN_MENU_LINKS = 3
 #: Fewest seeds that can show a link with template words to be template
 #: (see :func:`_least_seeds`).
 MIN_LABELLED_LINK_SEEDS = 2
 
 
-def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
+def template_fields(
+    template: Template, trees: Sequence[PageTree], protected: Iterable[str] = ()
+) -> list[str]:
     """The fields of ``template`` whose values, per-page tokens normalised
     (:func:`normalize`), are the same non-empty list on every seed page in
     ``trees``: navigation that differs only by a session id, not data. A
@@ -195,7 +208,14 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     (:func:`form_token`) on every seed, repeated hidden inputs (a list of
     a form's values without the names that say what each is), and fields
     with no value on any seed (their only values were ``javascript:``
-    links)."""
+    links).
+
+    A ``protected`` field (a table's cell, a labelled value: data even
+    where every seed agrees) is template only in a menu of links
+    (:func:`_link_menus`): a site's menu laid out in a table. A spec
+    table whose values every seed happens to share is text; a game log
+    every seed of one team shares has dates and results beside its
+    links."""
     if len(trees) < MIN_TEMPLATE_SEEDS:
         return []
     links = _link_fields(template)
@@ -217,11 +237,48 @@ def template_fields(template: Template, trees: Sequence[PageTree]) -> list[str]:
     # A field no seed gave a value (a link that only ever runs a script)
     # is no field either.
     empty = [info.name for info in template.fields if info.name not in seen]
-    return empty + [
+    found = [
         name
         for name, values in seen.items()
         if values and shown[name] >= _least_seeds(name, links | paging, labelled, len(trees))
     ]
+    protected = set(protected)
+    if protected:
+        menus = _link_menus(template, seen, set(found))
+        found = [name for name in found if name not in protected or name in menus]
+    return empty + found
+
+
+def _link_menus(
+    template: Template, seen: dict[str, tuple[str, ...] | None], same: set[str]
+) -> set[str]:
+    """The fields of the menus of links among ``same`` (the fields the same
+    on every seed, ``seen`` their values): sets of links and nothing else,
+    every field of the set's repetitions a link's target or a text inside
+    a link, all of them the same on every seed, at least
+    :data:`MIN_MENU_LINKS` distinct values in all. A row with a date or a
+    result beside its links (a game log) is data."""
+    in_link: set[int] = set()
+    in_set: dict[int, int] = {}  # uid -> uid of the innermost set above it
+    for node in iter_nodes(template.root):
+        if isinstance(node, Elem) and node.tag in LINK_TAGS:
+            in_link.update(inner.uid for inner in iter_nodes(node))
+        elif isinstance(node, Set):
+            # Pre-order: an inner set comes later and has the last word.
+            in_set.update((inner.uid, node.uid) for inner in iter_nodes(node))
+    per_set: dict[int, list[FieldInfo]] = {}
+    for info in template.fields:
+        if info.uid in in_set:
+            per_set.setdefault(in_set[info.uid], []).append(info)
+    menus: set[str] = set()
+    for infos in per_set.values():
+        names = {info.name for info in infos}
+        if not names <= same or not all(info.uid in in_link for info in infos):
+            continue
+        values = {value for name in names for value in seen.get(name) or ()}
+        if len(values) >= MIN_MENU_LINKS:
+            menus |= names
+    return menus
 
 
 class _PageFacts:
