@@ -38,6 +38,7 @@ TUNING_EXTRA_SITES = frozenset(
         "camera/jr",
         "movie/msn",
         "university/embark",
+        "restaurant/frommers",
     }
 )
 
