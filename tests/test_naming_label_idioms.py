@@ -3,7 +3,8 @@
 colon, ``th``, ``dt``, a label element or class, a bold lead-in, a heading
 above, a list item, a label before a dash or a bar ("Phone - (212)
 555-0100", "Type | Public"), where rows alike but for their labels once
-folded into one list of unnamed texts, an icon's alternative text, and
+folded into one list of unnamed texts, cells wrapped alike however deep,
+an icon's alternative text, and
 the value's own element's ``title`` (``<span title="Director">``).
 """
 
@@ -30,6 +31,12 @@ IDIOMS = {
     "strong": "<p><strong>{label}</strong> {value}</p>",
     "strong with colon": "<p><strong>{label}:</strong> {value}</p>",
     "bold cell": "<table><tr><td><b>{label}</b></td><td>{value}</td></tr></table>",
+    # Both cells wrapped alike, as table layouts do: the cell before names it.
+    "wrapped cells": "<table><tr><td><div class='s'>{label}</div></td>"
+    "<td><div class='s'>{value}</div></td></tr></table>",
+    "paragraph cells": "<table><tr><td><p>{label}</p></td><td><p>{value}</p></td></tr></table>",
+    "deep cells": "<table><tr><td><div class='c'><p class='t'>{label}</p></div></td>"
+    "<td><div class='c'><p class='t'>{value}</p></div></td></tr></table>",
     "heading above": "<h3>{label}</h3><p>{value}</p>",
     "list item": "<ul><li>{label}: {value}</li></ul>",
     "bold list item": "<ul><li><b>{label}</b> {value}</li></ul>",

@@ -63,6 +63,9 @@ FUNCTION_WORDS = frozenset(
         "with",
     ]
 )
+#: How many levels a label's cell and a value's cell, wrapped alike, may
+#: reach below their row (see :meth:`_Namer._alike_cells`).
+CELL_REACH = 3
 #: Elements whose fixed text labels a value further away than
 #: :data:`LABEL_REACH` (``<tr><td><b>Publisher:</b></td><td>X</td></tr>``);
 #: a section heading labels the value or list right under it
@@ -186,6 +189,8 @@ class _Namer:
         self.links: set[int] = set()
         #: The uids of list items (``<li>``): peers, not labels of each other.
         self.list_items: set[int] = set()
+        #: The tag of every element seen, by uid (see :meth:`_alike_cells`).
+        self.tags: dict[int, str] = {}
         #: Fixed texts that may be data (see :mod:`._latent`), each with
         #: the label before it and its elements.
         self.latent: list[tuple[Text, str, list[Elem]]] = []
@@ -256,9 +261,20 @@ class _Namer:
             if (
                 self._levels(uids[common:], links) <= reach
                 and self._levels(chain[common:], links) <= reach
-            ):
+            ) or self._alike_cells(chain, uids, common):
                 return text
         return ""
+
+    def _alike_cells(self, chain: list[int], uids: list[int], common: int) -> bool:
+        """Whether a label and a slot are in two cells of one row, each
+        wrapped alike (``<td><div class="s">Cuisine</div></td><td><div
+        class="s">American</div></td>``): the cell before names the value,
+        as a bare one does, however deep the site wraps both."""
+        if not 0 < common <= min(len(chain), len(uids)) or self.tags.get(chain[common - 1]) != "tr":
+            return False
+        label = [self.tags.get(uid) for uid in chain[common:] if uid not in self.styling]
+        value = [self.tags.get(uid) for uid in uids[common:] if uid not in self.styling]
+        return label == value and len(label) <= CELL_REACH and label[:1] in (["td"], ["th"])
 
     def _peer_items(self, chain: list[int], uids: list[int], common: int) -> bool:
         """Whether a text and a slot are in two items of one list (``<li>5
@@ -333,6 +349,7 @@ class _Namer:
         """Name the element's data attributes (``href``, ``src``...), then
         what is inside it."""
         chain = [*ancestors, item]
+        self.tags[item.uid] = item.tag
         if item.tag in STYLE_TAGS:
             self.styling.add(item.uid)
         elif item.tag == "a":
