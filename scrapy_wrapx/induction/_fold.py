@@ -110,7 +110,11 @@ def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
         return False
     if _table_keys(scratch, a) != _table_keys(scratch, b):
         return False
-    if _cells(a) and _cells(b) and _deep_texts_differ(scratch, a, b):
+    if (
+        _cells(a)
+        and _cells(b)
+        and (_deep_texts_differ(scratch, a, b) or _has_lead(pa) != _has_lead(pb))
+    ):
         return False
     return dice(pa, pb) >= PEER_THRESHOLD
 
@@ -150,6 +154,21 @@ _CLASS_WORD = re.compile(r"[-_]+")
 def _cells(group: list[TNode]) -> bool:
     """Whether a group is table cells only."""
     return all(isinstance(node, Elem) and node.tag in ("td", "th") for node in group)
+
+
+#: Elements that make the text inside them a label: a bold lead-in, a
+#: term, a header cell.
+_LEAD_TAGS = frozenset({"b", "strong", "label", "dt", "th"})
+
+
+def _has_lead(profile: frozenset[tuple[str, ...]]) -> bool:
+    """Whether a profile has a lead element (:data:`_LEAD_TAGS`) with
+    something below it. Two cells of which one has and the other has not
+    are a label and its value, even where the label is one no other seed
+    shows (an optional row's): ``<td><span><b>Location</b></span></td>``
+    and ``<td><span>Midtown</span></td>`` are no repetitions of a cell.
+    Every part of a feature but its last is an element's label."""
+    return any(part.split(".", 1)[0] in _LEAD_TAGS for feature in profile for part in feature[:-1])
 
 
 def _deep_texts_differ(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:

@@ -164,7 +164,10 @@ def _rows(records: dict[str, list[dict[str, Any]]], name: str) -> Iterator[dict[
 
 def _reads_as_labels(pages: list[list[tuple[Any, Any]]], by_markup: bool) -> bool:
     texts_per_page: list[list[str]] = []
-    for pairs in pages:
+    for shown in pages:
+        # A row with neither label nor value (a spacer row between the
+        # pairs, as table layouts draw rules) is no pair.
+        pairs = [(t, value) for t, value in shown if t is not None or value is not None]
         if not all(isinstance(t, str) and label_like(t.strip()) for t, _ in pairs):
             return False
         if not all(isinstance(value, str) for _, value in pairs):
