@@ -33,7 +33,7 @@ from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name, slug
 from scrapy_wrapx.induction._rename import fresh_name
-from scrapy_wrapx.template import FieldInfo, Set, Template, enclosing_sets
+from scrapy_wrapx.template import FieldInfo, Set, Template, enclosing_sets, iter_nodes
 
 #: Key of :attr:`Template.meta` naming the key/value sets.
 KEY_VALUE_SETS = "key_value_sets"
@@ -123,10 +123,14 @@ def _candidates(template: Template) -> dict[str, tuple[KeyValueSet, bool]]:
         if info.set:
             members.setdefault(info.set, []).append(info)
     inside = enclosing_sets(template.root)
+    fielded = {info.uid for info in template.fields}
     sets = [node for node in template.nodes if isinstance(node, Set)]
     children: dict[str, list[str]] = {}
     for node in sets:
-        children.setdefault(inside[node.uid], []).append(node.name)
+        # A set with no field at or below it (a row's spacer cells) is
+        # decoration, no nesting of data.
+        if any(n.uid in fielded for n in iter_nodes(node)):
+            children.setdefault(inside[node.uid], []).append(node.name)
     found: dict[str, tuple[KeyValueSet, bool]] = {}
     for node in sets:
         name, infos, nested = node.name, members.get(node.name, []), children.get(node.name, [])
@@ -170,7 +174,9 @@ def _reads_as_labels(pages: list[list[tuple[Any, Any]]], by_markup: bool) -> boo
         pairs = [(t, value) for t, value in shown if t is not None or value is not None]
         if not all(isinstance(t, str) and label_like(t.strip()) for t, _ in pairs):
             return False
-        if not all(isinstance(value, str) for _, value in pairs):
+        # Most labels have their value in the pair's text (a "Web site"
+        # row's may be a link of its own).
+        if pairs and sum(isinstance(value, str) for _, value in pairs) * 2 <= len(pairs):
             return False
         labels = [_bare(str(t)).lower() for t, _ in pairs]
         if len(set(labels)) < len(labels):
