@@ -7,7 +7,8 @@ every seed value has one of these shapes is named after it, unless a label,
 semantic markup or its class words already say that (``phone_main``).
 
 A street address (a number, a name, a street word such as "Road" or
-"Ave.") and a US city line ("Garland, TX 75041") are named so too, a US
+"Ave.") and a US city line ("Garland, TX 75041") are named so too, the
+two on one line ("612 Harrison Ave, Leadville, CO") an ``address``, a US
 place ("Boston, MA") is a ``location`` and a calendar date a ``date``.
 
 The shapes are strict so that look-alikes keep their names: a phone has
@@ -42,6 +43,14 @@ The patterns have no nested repetition: matching is linear in the value.
 ('location', '')
 >>> value_role([["12/05/2010"], ["Dec 5, 2010"], ["5 December 2010"]]), value_role([["2010"]])
 ('date', '')
+>>> value_role([["612 Harrison Ave, Leadville, CO"], ["10 Main St., Boston, MA 02110"]])
+'address'
+>>> value_role([["1600 Pennsylvania Avenue NW, Washington, DC 20500"]])
+'address'
+>>> value_role([["1336 North Galloway Ave., Suite 4, Mesquite, TX 75149"]])
+'address'
+>>> value_role([["12 Angry Men, Boston, MA"]]), value_role([["3 Doors Down, Live in Texas"]])
+('', '')
 """
 
 from __future__ import annotations
@@ -68,6 +77,8 @@ _DATE = (
     r"(?:\d{1,2}/\d{1,2}/(?:\d{2}|\d{4})|\d{4}-\d{2}-\d{2}"
     rf"|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}|\d{{1,2}} {_MONTH},? \d{{4}})"
 )
+#: A US city line: "Garland, TX 75041" (a place, with its ZIP code).
+_CITY_LINE = re.compile(r"[A-Z][\w.' -]{1,40}, [A-Z]{2} \d{5}(?:-\d{4})?")
 _SHAPES = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     (
@@ -88,7 +99,7 @@ _SHAPES = (
             r"(?:,? (?:Suite|Ste|Unit|Apt|#)\.? ?[\w-]{1,8})?"
         ),
     ),
-    ("city_state_zip", re.compile(r"[A-Z][\w.' -]{1,40}, [A-Z]{2} \d{5}(?:-\d{4})?")),
+    ("city_state_zip", _CITY_LINE),
     ("date", re.compile(_DATE)),
     ("price", re.compile(rf"{_AMOUNT}(?: ?[-\u2013] ?{_AMOUNT})?")),
     (
@@ -113,7 +124,35 @@ def value_role(values: Sequence[list[str]]) -> str:
             return role
         if role == "city_state_zip" and all(is_place(text) for text in texts):
             return "location"
+    if _full_addresses(texts):
+        return "address"
     return ""
+
+
+def _full_addresses(texts: list[str]) -> bool:
+    """Whether ``texts`` are postal addresses on one line: a street line
+    (:func:`value_role`'s ``street_address``), a comma, and the place
+    ("612 Harrison Ave, Leadville, CO", "10 Main St., Boston, MA 02110").
+    A title with a number and a town in it is none: its street part has
+    no street word, or it names no state or country."""
+    pattern = dict(_SHAPES)["street_address"]
+    streets: list[str] = []
+    for text in texts:
+        # The place is what follows one of the commas ("..., Suite 160,
+        # St. Paul, MN": the street line has one of its own).
+        cuts = [
+            text[:at]
+            for at in range(len(text))
+            if text.startswith(", ", at) and _is_place_line(text[at + 2 :])
+        ]
+        if not cuts:
+            return False
+        streets.append(next((cut for cut in cuts if pattern.fullmatch(cut)), cuts[0]))
+    return all(pattern.fullmatch(street) for street in streets) or _street_lines(streets, pattern)
+
+
+def _is_place_line(text: str) -> bool:
+    return bool(_CITY_LINE.fullmatch(text)) or is_place(text)
 
 
 #: A line that opens with a house number, then capitalized words: the
