@@ -15,7 +15,7 @@ from scrapy_wrapx import dom
 from scrapy_wrapx.commands._show import template_schema
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
-from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS
+from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, KeyValueSet
 from scrapy_wrapx.induction._pagenames import name_template
 from scrapy_wrapx.induction.item_shape import ItemShape, item_shape
 from scrapy_wrapx.template import Template
@@ -155,3 +155,21 @@ def test_rows_in_an_element_without_class_words_are_details() -> None:
 def test_an_invalid_item_shape_is_refused(data: object) -> None:
     with pytest.raises(ValueError):
         ItemShape.from_dict(data)
+
+
+def test_an_item_shape_with_values_in_other_markups_round_trips() -> None:
+    """The alternative value fields of a key/value set travel with the
+    shape (a page worker sends it), and a shape sent before them (three
+    parts) still loads."""
+    shape = ItemShape(
+        ["s", "value", "site", "site_url"],
+        ["rows"],
+        frozenset({"s", "value", "site", "site_url"}),
+        {},
+        {"rows": KeyValueSet("s", "value", others=("site", "site_url"))},
+    )
+    again = ItemShape.from_dict(json.loads(json.dumps(shape.to_dict())))
+    assert again == shape
+    older = shape.to_dict()
+    older["keyed"] = {"rows": ["s", "value", ""]}
+    assert ItemShape.from_dict(older).keyed == {"rows": KeyValueSet("s", "value")}

@@ -44,13 +44,19 @@ def _value(rng: random.Random, label: str) -> str:
 
 
 def _page(
-    rng: random.Random, cells: str, optional: bool, spacers: bool, rules: bool
+    rng: random.Random, cells: str, optional: bool, spacers: bool, rules: bool, link: bool = False
 ) -> tuple[str, dict[str, str]]:
     shown: dict[str, str] = {}
     rows = []
     for label in LABELS:
         if optional and label in OPTIONAL and rng.random() < 0.5:
             continue
+        if link and label == "Phone" and rng.random() < 0.5:
+            # A row whose value is a link, on some pages only.
+            host = f"cafe{rng.randrange(999)}.com"
+            shown["Web site"] = host
+            pair = CELLS[cells].format(l="Web site", v=f'<a href="http://{host}/">{host}</a>')
+            rows.append(f"<tr>{pair}</tr>")
         shown[label] = _value(rng, label)
         pair = CELLS[cells].format(l=label, v=shown[label])
         rows.append(f"<tr>{SPACER if spacers else ''}{pair}{SPACER if spacers else ''}</tr>")
@@ -115,6 +121,24 @@ def test_each_value_lands_under_its_rows_label(
         wanted = {label.lower().replace(" ", "_"): value for label, value in shown.items()}
         # One record holds them all, each under its label: not a list of
         # rows, one pair each.
+        assert any(
+            all(record.get(key) == value for key, value in wanted.items())
+            for record in _records(item)
+        ), (wanted, item)
+
+
+@pytest.mark.parametrize("cells", ["spans, bold label", "bare spans", "bold label, bare value"])
+def test_a_row_whose_value_is_a_link_is_a_pair_too(cells: str) -> None:
+    """A "Web site" row on some pages, its value a link: its text is the
+    row's value, beside the others in the one mapping."""
+    rng = random.Random(cells)
+    seeds = [dom.parse(_page(rng, cells, True, False, False, link=True)[0]) for _ in range(5)]
+    template = induce_template(seeds)
+    name_template(template, seeds)
+    for _ in range(3):
+        html, shown = _page(rng, cells, True, False, False, link=True)
+        item = item_data(extract(template, html), template)
+        wanted = {label.lower().replace(" ", "_"): value for label, value in shown.items()}
         assert any(
             all(record.get(key) == value for key, value in wanted.items())
             for record in _records(item)

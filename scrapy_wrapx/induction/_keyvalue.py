@@ -9,7 +9,9 @@ where its labels and values are) when the seed pages show it:
 
 * its records hold exactly two text fields, and no set of their own
   (``<th>`` and ``<td>``); or one set of cells of one field, two cells in
-  every record (``<td>`` and ``<td>``, ``<span>`` and ``<span>``);
+  every record (``<td>`` and ``<td>``, ``<span>`` and ``<span>``); or a
+  label in a lead element and values of several markups, one per record
+  (a text on most rows, a link on the "Web site" row);
 * the first is a label by its markup: it is in a ``th``, ``dt``, ``label``,
   ``b``, ``strong`` or a heading, or in the first cell of a row whose second
   cell holds the value, or it ends in a colon on most rows;
@@ -44,17 +46,20 @@ RECURRENCE = 0.5
 @dataclass(frozen=True)
 class KeyValueSet:
     """Where a key/value set's labels and values are: two fields of its
-    records (``label``, ``value``), or the first and second cell of the set
-    ``cells`` in each record, one field (``value``) each."""
+    records (``label``, ``value``, or where a record's ``value`` is
+    empty the first of the fields ``others`` it fills: the value in
+    another markup), or the first and second cell of the set ``cells`` in
+    each record, one field (``value``) each."""
 
     label: str
     value: str
     cells: str = ""
+    others: tuple[str, ...] = ()
 
     def pairs(self, rows: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
         """The (label, value) of each record."""
         if not self.cells:
-            return [(row.get(self.label), row.get(self.value)) for row in rows]
+            return [(row.get(self.label), self._value(row)) for row in rows]
         pairs = []
         for row in rows:
             cells = row.get(self.cells)
@@ -64,20 +69,37 @@ class KeyValueSet:
                 pairs.append((None, None))
         return pairs
 
-    def to_json(self) -> dict[str, str]:
-        return {"label": self.label, "value": self.value, "cells": self.cells}
+    def _value(self, row: dict[str, Any]) -> Any:
+        value = row.get(self.value)
+        for other in self.others:
+            if value:
+                break
+            value = row.get(other)
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "value": self.value,
+            "cells": self.cells,
+            "others": list(self.others),
+        }
 
 
 def note_key_value_sets(template: Template, trees: Sequence[PageTree]) -> None:
     """Find the key/value sets of ``template`` on its seed ``trees`` and
     note them in its meta (see the module doc)."""
     candidates = _candidates(template)
-    found: dict[str, dict[str, str]] = {}
+    found: dict[str, dict[str, Any]] = {}
     if candidates:
         pages = [extract(template, tree).records for tree in trees]
+        texts = {info.name for info in template.fields if info.slot.isdigit()}
         for set_name, (kv, by_markup) in candidates.items():
-            per_page = [kv.pairs(list(_rows(records, set_name))) for records in pages]
-            if _reads_as_labels(per_page, by_markup):
+            rows = [list(_rows(records, set_name)) for records in pages]
+            values = [name for name in (kv.value, *kv.others) if name in texts]
+            if any(sum(bool(row.get(n)) for n in values) > 1 for page in rows for row in page):
+                continue  # records of several values each (a link's target aside)
+            if _reads_as_labels([kv.pairs(page) for page in rows], by_markup):
                 found[set_name] = kv.to_json()
     if found:
         template.meta[KEY_VALUE_SETS] = found
@@ -96,9 +118,12 @@ def key_value_sets(template: Template) -> dict[str, KeyValueSet]:
         if isinstance(where, dict) and all(
             isinstance(where.get(k), str) for k in ("label", "value")
         ):
-            cells = where.get("cells", "")
+            cells, others = where.get("cells", ""), where.get("others", [])
             found[str(name)] = KeyValueSet(
-                where["label"], where["value"], cells if isinstance(cells, str) else ""
+                where["label"],
+                where["value"],
+                cells if isinstance(cells, str) else "",
+                tuple(o for o in others if isinstance(o, str)) if isinstance(others, list) else (),
             )
     return found
 
@@ -116,34 +141,64 @@ def keyed_record(rows: list[dict[str, Any]], kv: KeyValueSet) -> dict[str, str]:
 
 
 def _candidates(template: Template) -> dict[str, tuple[KeyValueSet, bool]]:
-    """Sets of the two shapes of the module doc, and whether the label's
+    """Sets of the shapes of the module doc, and whether the label's
     markup says it is one."""
     members: dict[str, list[FieldInfo]] = {}
     for info in template.fields:
         if info.set:
             members.setdefault(info.set, []).append(info)
+    children = _nested_sets(template)
+    found: dict[str, tuple[KeyValueSet, bool]] = {}
+    for node in template.nodes:
+        if isinstance(node, Set):
+            shape = _candidate(node.name, members, children)
+            if shape is not None:
+                found[node.name] = shape
+    return found
+
+
+def _nested_sets(template: Template) -> dict[str, list[str]]:
+    """The names of the sets in each set (by name) that hold data: a set
+    with no field at or below it (a row's spacer cells) is decoration."""
     inside = enclosing_sets(template.root)
     fielded = {info.uid for info in template.fields}
-    sets = [node for node in template.nodes if isinstance(node, Set)]
     children: dict[str, list[str]] = {}
-    for node in sets:
-        # A set with no field at or below it (a row's spacer cells) is
-        # decoration, no nesting of data.
-        if any(n.uid in fielded for n in iter_nodes(node)):
+    for node in template.nodes:
+        if isinstance(node, Set) and any(n.uid in fielded for n in iter_nodes(node)):
             children.setdefault(inside[node.uid], []).append(node.name)
-    found: dict[str, tuple[KeyValueSet, bool]] = {}
-    for node in sets:
-        name, infos, nested = node.name, members.get(node.name, []), children.get(node.name, [])
-        if not nested and len(infos) == 2 and all(i.slot.isdigit() for i in infos):
-            label, value = infos
-            found[name] = (KeyValueSet(label.name, value.name), _by_markup(label, value))
-        elif not infos and len(nested) == 1 and not children.get(nested[0]):
-            cell = members.get(nested[0], [])
-            if len(cell) == 1 and cell[0].slot.isdigit():
-                # Label and value cells are alike: the cell's markup says it.
-                by_markup = _by_markup(cell[0], cell[0])
-                found[name] = (KeyValueSet("", cell[0].name, nested[0]), by_markup)
-    return found
+    return children
+
+
+def _candidate(
+    name: str, members: dict[str, list[FieldInfo]], children: dict[str, list[str]]
+) -> tuple[KeyValueSet, bool] | None:
+    infos, nested = members.get(name, []), children.get(name, [])
+    if not nested and len(infos) == 2 and all(i.slot.isdigit() for i in infos):
+        label, value = infos
+        return KeyValueSet(label.name, value.name), _by_markup(label, value)
+    if not nested and len(infos) > 2:
+        kv = _label_and_values(infos)
+        return (kv, True) if kv is not None else None
+    if not infos and len(nested) == 1 and not children.get(nested[0]):
+        cell = members.get(nested[0], [])
+        if len(cell) == 1 and cell[0].slot.isdigit():
+            # Label and value cells are alike: the cell's markup says it.
+            return KeyValueSet("", cell[0].name, nested[0]), _by_markup(cell[0], cell[0])
+    return None
+
+
+def _label_and_values(infos: list[FieldInfo]) -> KeyValueSet | None:
+    """The key/value shape of records whose first text field is in a lead
+    element (``<b>Web site</b>``) and whose other fields hold its value in
+    one markup or another: the texts first, then the links' targets."""
+    label = infos[0]
+    if not label.slot.isdigit() or label.path.split("/")[-1] not in LEAD_TAGS:
+        return None
+    texts = [info.name for info in infos[1:] if info.slot.isdigit()]
+    links = [info.name for info in infos[1:] if not info.slot.isdigit()]
+    if not texts:
+        return None
+    return KeyValueSet(label.name, texts[0], others=(*texts[1:], *links))
 
 
 def _by_markup(label: FieldInfo, value: FieldInfo) -> bool:

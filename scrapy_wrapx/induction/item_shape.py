@@ -51,7 +51,10 @@ class ItemShape:
             "set_names": self.set_names,
             "in_sets": sorted(self.in_sets),
             "single": self.single,
-            "keyed": {name: [kv.label, kv.value, kv.cells] for name, kv in self.keyed.items()},
+            "keyed": {
+                name: [kv.label, kv.value, kv.cells, " ".join(kv.others)]
+                for name, kv in self.keyed.items()
+            },
             "leaders": self.leaders,
         }
 
@@ -63,7 +66,8 @@ class ItemShape:
             raise ValueError(f"Item shape is not an object: {data!r:.60}")
         keyed = data.get("keyed")
         if not isinstance(keyed, dict) or not all(
-            isinstance(v, list) and len(v) == 3 and all(isinstance(x, str) for x in v)
+            # Three parts: a shape sent before values in other markups.
+            isinstance(v, list) and len(v) in (3, 4) and all(isinstance(x, str) for x in v)
             for v in keyed.values()
         ):
             raise ValueError(f"Item shape with invalid key/value sets: {keyed!r:.60}")
@@ -72,7 +76,12 @@ class ItemShape:
             _strings(data.get("set_names"), "set_names"),
             frozenset(_strings(data.get("in_sets"), "in_sets")),
             _names(data.get("single"), "single"),
-            {str(name): KeyValueSet(*parts) for name, parts in keyed.items()},
+            {
+                str(name): KeyValueSet(
+                    parts[0], parts[1], parts[2], tuple(parts[3].split()) if parts[3:] else ()
+                )
+                for name, parts in keyed.items()
+            },
             _names(data.get("leaders"), "leaders"),
         )
 
