@@ -26,6 +26,7 @@ The item then holds the set as one mapping (see
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name, slug
 from scrapy_wrapx.induction._rename import fresh_name
-from scrapy_wrapx.template import FieldInfo, Set, Template, enclosing_sets, iter_nodes
+from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, enclosing_sets
 
 #: Key of :attr:`Template.meta` naming the key/value sets.
 KEY_VALUE_SETS = "key_value_sets"
@@ -161,11 +162,22 @@ def _nested_sets(template: Template) -> dict[str, list[str]]:
     """The names of the sets in each set (by name) that hold data: a set
     with no field at or below it (a row's spacer cells) is decoration."""
     inside = enclosing_sets(template.root)
-    fielded = {info.uid for info in template.fields}
+    # Uids number the template in pre-order: a subtree is the run of uids
+    # from its node to its last descendant, found in one pass from the end.
+    nodes = template.nodes
+    last = list(range(len(nodes)))
+    for node in reversed(nodes):
+        kids = node.children if isinstance(node, Elem | Set) else []
+        kids = [node.child] if isinstance(node, Opt) else kids
+        if kids:
+            last[node.uid] = last[kids[-1].uid]
+    fielded = sorted(info.uid for info in template.fields)
     children: dict[str, list[str]] = {}
-    for node in template.nodes:
-        if isinstance(node, Set) and any(n.uid in fielded for n in iter_nodes(node)):
-            children.setdefault(inside[node.uid], []).append(node.name)
+    for node in nodes:
+        if isinstance(node, Set):
+            at = bisect.bisect_left(fielded, node.uid)
+            if at < len(fielded) and fielded[at] <= last[node.uid]:
+                children.setdefault(inside[node.uid], []).append(node.name)
     return children
 
 

@@ -49,9 +49,11 @@ from scrapy_wrapx.induction._naming import input_type
 from scrapy_wrapx.template import (
     Elem,
     FieldInfo,
+    Opt,
     Set,
     Template,
     Text,
+    TNode,
     enclosing_sets,
     iter_nodes,
 )
@@ -237,7 +239,7 @@ def template_fields(
     # A field no seed gave a value (a link that only ever runs a script)
     # is no field either.
     empty = [info.name for info in template.fields if info.name not in seen]
-    found = [
+    found = empty + [
         name
         for name, values in seen.items()
         if values and shown[name] >= _least_seeds(name, links | paging, labelled, len(trees))
@@ -246,7 +248,7 @@ def template_fields(
     if protected:
         menus = _link_menus(template, seen, set(found))
         found = [name for name in found if name not in protected or name in menus]
-    return empty + found
+    return found
 
 
 def _link_menus(
@@ -260,15 +262,21 @@ def _link_menus(
     result beside its links (a game log) is data."""
     in_link: set[int] = set()
     in_set: dict[int, int] = {}  # uid -> uid of the innermost set above it
-    for node in iter_nodes(template.root):
-        if isinstance(node, Elem) and node.tag in LINK_TAGS:
-            in_link.update(inner.uid for inner in iter_nodes(node))
-        elif isinstance(node, Set):
-            # Pre-order: an inner set comes later and has the last word.
-            in_set.update((inner.uid, node.uid) for inner in iter_nodes(node))
+    stack: list[tuple[TNode, int, bool]] = [(template.root, -1, False)]
+    while stack:
+        node, owner, linked = stack.pop()
+        in_set[node.uid] = owner
+        linked = linked or (isinstance(node, Elem) and node.tag in LINK_TAGS)
+        if linked:
+            in_link.add(node.uid)
+        owner = node.uid if isinstance(node, Set) else owner
+        if isinstance(node, Elem | Set):
+            stack.extend((child, owner, linked) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, owner, linked))
     per_set: dict[int, list[FieldInfo]] = {}
     for info in template.fields:
-        if info.uid in in_set:
+        if in_set.get(info.uid, -1) >= 0:
             per_set.setdefault(in_set[info.uid], []).append(info)
     menus: set[str] = set()
     for infos in per_set.values():
