@@ -66,7 +66,14 @@ from scrapy_wrapx.unsupervised.templates import (
     seeds_key,
 )
 from scrapy_wrapx.workers.pool import WorkerUnavailable, running_workers
-from scrapy_wrapx.workers.worker import InducedTemplate, Naming, induce_pages, is_seed_page
+from scrapy_wrapx.workers.worker import (
+    TRIM_EVERY,
+    InducedTemplate,
+    Naming,
+    induce_pages,
+    is_seed_page,
+    release_free_memory,
+)
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -132,6 +139,8 @@ class WrapxInductionExtension:
         #: kind key -> outcomes (True: matched) of its recent pages, for
         #: the :data:`MAX_WATCHED_KINDS` kinds with pages last.
         self.outcomes: OrderedDict[str, deque[bool]] = OrderedDict()
+        #: Templates induced in this crawl (see :meth:`_induced`).
+        self.inductions = 0
         self.poll = wrapx_setting(settings, "WRAPX_ITEMS_TEMPLATE_POLL")
         #: The store failed at the last try (warned once per outage).
         self.store_away = False
@@ -395,6 +404,12 @@ class WrapxInductionExtension:
             self.attempted.discard((kind_key, version))
         self.outcomes.pop(kind_key, None)
         self._inc("reinduced_count" if version > 1 else "induced_count")
+        self.inductions += 1
+        if self.inductions % TRIM_EVERY == 0:
+            # Each template's pages went through this process (bodies
+            # buffered, compressed, sent to a worker): the holes they left
+            # in the C heap are given back, as the workers do.
+            release_free_memory()
         names = sorted(induced.shape.field_names)
         logger.info(
             "%s template v%d of kind %s from %d pages in %.2fs: %d fields (%s)",
