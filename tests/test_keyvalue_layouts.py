@@ -143,3 +143,33 @@ def test_a_row_whose_value_is_a_link_is_a_pair_too(cells: str) -> None:
             all(record.get(key) == value for key, value in wanted.items())
             for record in _records(item)
         ), (wanted, item)
+
+
+PRODUCTS = ["Lamp", "Chair", "Desk", "Sofa", "Shelf", "Rug", "Clock", "Vase", "Mirror", "Stool"]
+
+
+def _grid(rng: random.Random, count: int, sale: float = 0.4) -> tuple[str, list[str]]:
+    """A row of product cells, some with a bold "Sale" badge."""
+    names = rng.sample(PRODUCTS, count)
+    cells = "".join(
+        f'<td><span class="p">{"<b>Sale</b> " if index % 2 or rng.random() < sale else ""}'
+        f'<a href="/p/{name}">{name}</a> ${rng.randrange(5, 99)}.00</span></td>'
+        for index, name in enumerate(names)
+    )
+    return f"<body><h1>Shop {rng.randrange(99)}</h1><table><tr>{cells}</tr></table></body>", names
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cells_with_a_bold_badge_are_cells_of_the_list(seed: int) -> None:
+    """A product's cell with a bold badge beside its name and price is no
+    label cell: every product of the row is in the one list."""
+    rng = random.Random(seed)
+    seeds = [dom.parse(_grid(rng, rng.randrange(3, 6))[0]) for _ in range(5)]
+    template = induce_template(seeds)
+    name_template(template, seeds)
+    html, names = _grid(rng, 5)  # every other cell on sale
+    lists = [
+        v for v in item_data(extract(template, html), template).values() if isinstance(v, list)
+    ]
+    assert len(lists) == 1, lists
+    assert [record.get("p") for record in lists[0]] == names, lists

@@ -113,7 +113,7 @@ def _similar(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
     if (
         _cells(a)
         and _cells(b)
-        and (_deep_texts_differ(scratch, a, b) or _has_lead(pa) != _has_lead(pb))
+        and (_deep_texts_differ(scratch, a, b) or _label_cell(pa) != _label_cell(pb))
     ):
         return False
     return dice(pa, pb) >= PEER_THRESHOLD
@@ -161,14 +161,19 @@ def _cells(group: list[TNode]) -> bool:
 _LEAD_TAGS = frozenset({"b", "strong", "label", "dt", "th"})
 
 
-def _has_lead(profile: frozenset[tuple[str, ...]]) -> bool:
-    """Whether a profile has a lead element (:data:`_LEAD_TAGS`) with
-    something below it. Two cells of which one has and the other has not
-    are a label and its value, even where the label is one no other seed
-    shows (an optional row's): ``<td><span><b>Location</b></span></td>``
-    and ``<td><span>Midtown</span></td>`` are no repetitions of a cell.
-    Every part of a feature but its last is an element's label."""
-    return any(part.split(".", 1)[0] in _LEAD_TAGS for feature in profile for part in feature[:-1])
+def _label_cell(profile: frozenset[tuple[str, ...]]) -> bool:
+    """Whether a profile's texts all lie in lead elements
+    (:data:`_LEAD_TAGS`): a label's cell. A label cell and a cell of data
+    are no repetitions of one cell, even where the label is one no other
+    seed shows (an optional row's): ``<td><span><b>Location</b></span></td>``
+    and ``<td><span>Midtown</span></td>``. A product's cell with a bold
+    "Sale" badge beside its name and price is data like the others.
+    Every part of a feature but its last is an element's label; a text's
+    label starts with ``#``."""
+    texts = [feature for feature in profile if feature[-1].startswith("#")]
+    return bool(texts) and all(
+        any(part.split(".", 1)[0] in _LEAD_TAGS for part in feature[:-1]) for feature in texts
+    )
 
 
 def _deep_texts_differ(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
