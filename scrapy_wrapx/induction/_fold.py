@@ -37,7 +37,7 @@ from scrapy_wrapx.induction._info import (
     refresh,
     template_features,
 )
-from scrapy_wrapx.induction._labels import opening_label
+from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS, opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.induction._styles import MARK_WORDS, STRIPED_TAGS, skeleton, unify_styles
@@ -156,23 +156,19 @@ def _cells(group: list[TNode]) -> bool:
     return all(isinstance(node, Elem) and node.tag in ("td", "th") for node in group)
 
 
-#: Elements that make the text inside them a label: a bold lead-in, a
-#: term, a header cell.
-_LEAD_TAGS = frozenset({"b", "strong", "label", "dt", "th"})
-
-
 def _label_cell(profile: frozenset[tuple[str, ...]]) -> bool:
-    """Whether a profile's texts all lie in lead elements
-    (:data:`_LEAD_TAGS`): a label's cell. A label cell and a cell of data
-    are no repetitions of one cell, even where the label is one no other
-    seed shows (an optional row's): ``<td><span><b>Location</b></span></td>``
-    and ``<td><span>Midtown</span></td>``. A product's cell with a bold
+    """Whether a profile's texts all lie in the elements a row's label
+    stands in (:data:`._labels.ROW_LABEL_TAGS`): a label's cell. A label
+    cell and a cell of data are no repetitions of one cell, even where
+    the label is one no other seed shows (an optional row's):
+    ``<td><span><b>Location</b></span></td>`` and
+    ``<td><span>Midtown</span></td>``. A product's cell with a bold
     "Sale" badge beside its name and price is data like the others.
     Every part of a feature but its last is an element's label; a text's
     label starts with ``#``."""
     texts = [feature for feature in profile if feature[-1].startswith("#")]
     return bool(texts) and all(
-        any(part.split(".", 1)[0] in _LEAD_TAGS for part in feature[:-1]) for feature in texts
+        any(part.split(".", 1)[0] in ROW_LABEL_TAGS for part in feature[:-1]) for feature in texts
     )
 
 

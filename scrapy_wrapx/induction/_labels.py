@@ -35,6 +35,11 @@ _LABEL_PREFIX = re.compile(rf"({LABEL})(?:\s|$)")
 #: :func:`text_label`), as "Kansas City - Downtown" never does.
 SEPARATED_LABEL = re.compile(r"([^\W\d_][^-|\u2013:]{0,30}? [-|\u2013])\s")
 
+#: Elements a row's label stands in: a bold lead-in, a term, a header
+#: cell, a form label (headings name sections, not the value after them;
+#: see :data:`._naming.LEAD_TAGS`).
+ROW_LABEL_TAGS = frozenset({"th", "dt", "label", "b", "strong"})
+
 #: Marks a label among the template texts, so that no text value can
 #: collide with it.
 _LABEL_MARK = "\x00"

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scrapy_wrapx.dom import HEADINGS
+from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS
 from scrapy_wrapx.induction._tables import table_header
 from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
 
@@ -70,7 +71,7 @@ CELL_REACH = 3
 #: :data:`LABEL_REACH` (``<tr><td><b>Publisher:</b></td><td>X</td></tr>``);
 #: a section heading labels the value or list right under it
 #: (``<h3>Type of School</h3><ul><li>Private</li>...``).
-LEAD_TAGS = frozenset({"th", "dt", "label", "b", "strong"}) | HEADINGS
+LEAD_TAGS = ROW_LABEL_TAGS | HEADINGS
 #: How many levels a lead label (see :data:`LEAD_TAGS`) may lie below the
 #: common ancestor of label and slot.
 LEAD_REACH = 2
@@ -460,11 +461,6 @@ class _Namer:
         self.last_label = None
         self.last_lead = None
         self.last_slot = [e.uid for e in ancestors]
-
-
-#: Elements a row's label stands in (:data:`LEAD_TAGS` but headings, which
-#: name sections, not the value after them).
-ROW_LABEL_TAGS = LEAD_TAGS - HEADINGS
 
 
 def _label_alone(node: TNode) -> bool:

@@ -79,6 +79,18 @@ _DATE = (
 )
 #: A US city line: "Garland, TX 75041" (a place, with its ZIP code).
 _CITY_LINE = re.compile(r"[A-Z][\w.' -]{1,40}, [A-Z]{2} \d{5}(?:-\d{4})?")
+#: A street line: a house number, the street's name and a street word,
+#: then a number, a direction or a suite ("1336 North Galloway Ave., Suite 4").
+_STREET_LINE = re.compile(
+    r"\d{1,6}[A-Za-z]?(?:-\d{1,6})? [\w.' -]{1,60}? "
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct"
+    r"|Place|Pl|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Terrace|Ter|Trail|Square|Sq"
+    r"|Plaza|Loop|Pike|Row|Alley|Route|Rte|Freeway|Fwy|Expressway|Expy)\.?"
+    r"(?: \d{1,4})?(?: (?:N|S|E|W|NE|NW|SE|SW)\.?)?"
+    r"(?:,? (?:Suite|Ste|Unit|Apt|#)\.? ?[\w-]{1,8})?"
+)
+#: Where a one-line address may turn from its street to its place.
+_COMMA = re.compile(", ")
 _SHAPES = (
     ("email", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")),
     (
@@ -88,17 +100,7 @@ _SHAPES = (
             r"(?: ?(?:x|ext\.?) ?\d{1,5})?"
         ),
     ),
-    (
-        "street_address",
-        re.compile(
-            r"\d{1,6}[A-Za-z]?(?:-\d{1,6})? [\w.' -]{1,60}? "
-            r"(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Drive|Dr|Lane|Ln|Way|Court|Ct"
-            r"|Place|Pl|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Terrace|Ter|Trail|Square|Sq"
-            r"|Plaza|Loop|Pike|Row|Alley|Route|Rte|Freeway|Fwy|Expressway|Expy)\.?"
-            r"(?: \d{1,4})?(?: (?:N|S|E|W|NE|NW|SE|SW)\.?)?"
-            r"(?:,? (?:Suite|Ste|Unit|Apt|#)\.? ?[\w-]{1,8})?"
-        ),
-    ),
+    ("street_address", _STREET_LINE),
     ("city_state_zip", _CITY_LINE),
     ("date", re.compile(_DATE)),
     ("price", re.compile(rf"{_AMOUNT}(?: ?[-\u2013] ?{_AMOUNT})?")),
@@ -120,7 +122,7 @@ def value_role(values: Sequence[list[str]]) -> str:
     for role, pattern in _SHAPES:
         if all(pattern.fullmatch(text) for text in texts):
             return role
-        if role == "street_address" and _street_lines(texts, pattern):
+        if role == "street_address" and _street_lines(texts):
             return role
         if role == "city_state_zip" and all(is_place(text) for text in texts):
             return "location"
@@ -135,20 +137,19 @@ def _full_addresses(texts: list[str]) -> bool:
     ("612 Harrison Ave, Leadville, CO", "10 Main St., Boston, MA 02110").
     A title with a number and a town in it is none: its street part has
     no street word, or it names no state or country."""
-    pattern = dict(_SHAPES)["street_address"]
     streets: list[str] = []
     for text in texts:
         # The place is what follows one of the commas ("..., Suite 160,
         # St. Paul, MN": the street line has one of its own).
         cuts = [
-            text[:at]
-            for at in range(len(text))
-            if text.startswith(", ", at) and _is_place_line(text[at + 2 :])
+            text[: comma.start()]
+            for comma in _COMMA.finditer(text)
+            if _is_place_line(text[comma.end() :])
         ]
         if not cuts:
             return False
-        streets.append(next((cut for cut in cuts if pattern.fullmatch(cut)), cuts[0]))
-    return all(pattern.fullmatch(street) for street in streets) or _street_lines(streets, pattern)
+        streets.append(next((cut for cut in cuts if _STREET_LINE.fullmatch(cut)), cuts[0]))
+    return all(_STREET_LINE.fullmatch(street) for street in streets) or _street_lines(streets)
 
 
 def _is_place_line(text: str) -> bool:
@@ -162,7 +163,7 @@ _NUMBERED_LINE = re.compile(
 )
 
 
-def _street_lines(texts: list[str], street: re.Pattern[str]) -> bool:
+def _street_lines(texts: list[str]) -> bool:
     """Whether ``texts`` are street lines, most of them with their street
     word ("915 West Centerville Road") and the others without one ("1336
     North Galloway": the street a seed names by its name alone). A line
@@ -170,7 +171,7 @@ def _street_lines(texts: list[str], street: re.Pattern[str]) -> bool:
     none, nor are titles that open with a number and never end in one."""
     if not all(_NUMBERED_LINE.fullmatch(text) for text in texts):
         return False
-    return 2 * sum(1 for text in texts if street.fullmatch(text)) > len(texts)
+    return 2 * sum(1 for text in texts if _STREET_LINE.fullmatch(text)) > len(texts)
 
 
 #: The US states by name, and countries (with the short forms job and
