@@ -5,6 +5,7 @@ in extraction: every card of a page is one record of one list."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -143,3 +144,126 @@ def test_cards_one_seed_folds_in_two_runs_are_one_list(seed: int) -> None:
         html, links = page(count)
         records = _records(_item(template, html))
         assert [record.get(_link_key(records)) for record in records] == links
+
+
+def pool_card(product: dict[str, str]) -> str:
+    """A related product's card: its rating and its button's label take a
+    few values only ("4 out of 5 stars", "Add To Cart" or "Preorder"), so
+    seeds repeat them, and a product two seeds both show is the very same
+    card on both."""
+    badge = "<span class='badge'>Sale</span>" if product["badge"] else ""
+    stars = (
+        f"<div class='rating'><a class='stars'>{product['stars']} out of 5 stars</a></div>"
+        if product["stars"]
+        else ""
+    )
+    return (
+        f"<li class='product'><a class='product-image' href='{product['link']}'>"
+        f"<img src='{product['image']}'></a>{badge}{stars}"
+        f"<a class='product-title' href='{product['link']}'>{product['name']}</a>"
+        f"<em class='product-price'>{product['price']}</em>"
+        + (
+            f"<a class='cart' href='/cart?add={product['link'][3:]}'>{product['button']}</a>"
+            if product["button"]
+            else ""
+        )
+        + "</li>"
+    )
+
+
+def related_page(
+    rng: random.Random, pool: list[dict[str, str]], count: int
+) -> tuple[str, list[str]]:
+    """A product page with ``count`` related products drawn from ``pool``."""
+    shown = rng.sample(pool, count)
+    cards = "".join(pool_card(product) for product in shown)
+    related = f"<h2>Customers also bought</h2><ul class='products'>{cards}</ul>" if shown else ""
+    page = (
+        f"<html><body><div id='nav'><a href='/'>Home</a></div><h1>Book {rng.randint(1, 999)}</h1>"
+        f"<p class='by'>by Author {rng.randint(1, 99)}</p>{related}<p>Footer</p></body></html>"
+    )
+    return page, [product["link"] for product in shown]
+
+
+def related_pool(rng: random.Random, size: int, buttons: bool = True) -> list[dict[str, str]]:
+    return [
+        {
+            "name": f"{' '.join(rng.choice(WORDS) for _ in range(3))} {number}",
+            "link": f"/p/{1000 + number}",
+            "image": f"/i/{1000 + number}.jpg",
+            "price": f"${rng.randint(1, 99)}.{rng.randint(10, 99)}",
+            "badge": "yes" if rng.random() < 0.3 else "",
+            "stars": rng.choice(["", "3", "4", "5"]),
+            "button": rng.choice(["Add To Cart", "Add To Cart", "Preorder"]) if buttons else "",
+        }
+        for number in range(size)
+    ]
+
+
+@pytest.mark.parametrize("buttons", [True, False])
+@pytest.mark.parametrize("seed", range(12))
+def test_cards_seeds_share_are_one_list(seed: int, buttons: bool) -> None:
+    """Related products drawn from a small pool: seeds show some of the
+    same cards, in other places, and a card may be on every seed. A shared
+    card was paired as the same subtree and stood between the list's runs
+    as an item of its own (positional fields, or a list in three), and
+    cards of different ratings or button labels as alternatives: every
+    card of a page is one record of one list."""
+    rng = random.Random(seed)
+    pool = related_pool(rng, rng.choice([6, 8, 10, 14]), buttons)
+    sizes = [rng.randint(4, min(7, len(pool))) for _ in range(5)]
+    if seed % 2:
+        sizes[2] = 0  # a page without related products: the list is optional
+    template = induce_template([related_page(rng, pool, size)[0] for size in sizes])
+    assert len(template.set_names) == 1, template.set_names
+    positional = [name for name in template.field_names if re.search(r"_\d+$", name)]
+    assert not positional, template.field_names
+    for count in (1, 2, len(pool)) if not seed % 2 else (0, 1, 2, len(pool)):
+        html, links = related_page(rng, pool, count)
+        item = _item(template, html)
+        assert item["partial"] is False
+        if not links:
+            assert not [value for value in item.values() if isinstance(value, list)]
+            continue
+        records = _records(item)
+        assert [record.get(_link_key(records)) for record in records] == links
+
+
+def test_labelled_rows_beside_a_list_of_links_stay_apart() -> None:
+    """Look-alike: a details list whose rows share their class with the
+    author links after them; the rows open with labels of their own
+    ("<b>Pages:</b>"), so the two runs are not one list, however alike
+    their class says they are."""
+    rng = random.Random(11)
+
+    def page() -> tuple[str, list[str]]:
+        rows = [
+            f"<li class='detail'><b>Publisher:</b> {rng.choice(WORDS)} Press</li>",
+            f"<li class='detail'><b>Pages:</b> {rng.randint(50, 900)}</li>",
+            f"<li class='detail'><b>Format:</b> {rng.choice(['Paperback', 'Hardcover'])}</li>",
+        ]
+        shown = "".join(row for row in rows if rng.random() < 0.8)
+        links = [f"/a/{rng.randint(1, 999)}" for _ in range(rng.randint(2, 4))]
+        authors = "".join(
+            f"<li class='detail'><a href='{link}'>A{rng.randint(1, 99)} {rng.choice(WORDS)}</a></li>"
+            for link in links
+        )
+        html = f"<html><body><h1>Book</h1><ul class='details'>{shown}{authors}</ul></body></html>"
+        return html, links
+
+    template = induce_template([page()[0] for _ in range(6)])
+    html, links = page()
+    item = _item(template, html)
+    lists = [
+        value
+        for value in item.values()
+        if isinstance(value, list) and all(isinstance(record, dict) for record in value)
+    ]
+    authors = [
+        records
+        for records in lists
+        if any(str(v).startswith("/a/") for r in records for v in r.values())
+    ]
+    assert len(authors) == 1, item
+    assert [v for r in authors[0] for v in r.values() if str(v).startswith("/a/")] == links
+    assert not any("Press" in str(v) for r in authors[0] for v in r.values())

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from itertools import pairwise
+from typing import Any
 
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._info import (
@@ -37,29 +38,150 @@ Shape = frozenset[tuple[str, ...]]
 INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "cite"})
 #: Instances with the very same content that make a set template.
 CONSTANT_INSTANCES = 2
+#: A table's rows: a row of its own beside a list of rows has a place (a
+#: grid's rows are columns of values, see :meth:`._tables.PageTables.grid`).
+TABLE_ROWS = frozenset({"tr"})
 
 
 def join_split_sets(scratch: Scratch, root: Elem) -> None:
-    """Join every two adjacent sets that repeat one kind of item
-    (:func:`_same_list`) into one. Each seed's lists are folded on that
-    page alone, where cards with an optional part (a badge, a rating) may
-    fold into runs of their own; the merge then lines up one seed's two
-    runs against another's one, and the template holds two sets of one
-    card side by side, a page's cards split between two fields at random."""
+    """Join every run of adjacent sets that repeat one kind of item
+    (:func:`_same_list`), with the optional items of that kind beside
+    them (:func:`_card_of`), into one set.
+
+    Each seed's lists are folded on that page alone, where cards with an
+    optional part (a badge, a rating) may fold into runs of their own; the
+    merge then lines up one seed's two runs against another's one, and the
+    template holds two sets of one card side by side, a page's cards split
+    between two fields at random. A card that two seeds both show (the
+    same product among related products) is paired as the same subtree
+    before anything else, and stands between the sets as an optional
+    item of its own: its copies on other pages went to positional fields,
+    or nowhere."""
     stack: list[TNode] = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, Elem | Set):
-            joined: list[TNode] = []
-            for child in node.children:
-                if joined and _same_list(scratch, joined[-1], child):
-                    joined[-1] = _join(scratch, joined[-1], child)
-                else:
-                    joined.append(child)
-            node.children = joined
-            stack.extend(joined)
+            node.children = _joined_lists(scratch, node.children)
+            if isinstance(node, Set) and len(node.children) == 1:
+                _merge_card_parts(scratch, node.children[0])
+            stack.extend(node.children)
         elif isinstance(node, Opt):
             stack.append(node.child)
+
+
+def _merge_card_parts(scratch: Scratch, card: TNode) -> None:
+    """Merge the optional parts of a list's card that are one part shown
+    apart: optional elements of one tag and class that no seed card shows
+    together (their seed elements never share a parent). Cards the seeds
+    share keep fixed texts (a title, a rating), and merging lined up
+    such a card's title against another's as two optional titles, its
+    price as two optional prices: a record would hold ``title`` on one
+    card and ``title_2`` on the next."""
+    if not isinstance(card, Elem):
+        return
+    kinds: dict[tuple[str, str | None], list[tuple[int, Elem]]] = {}
+    for index, child in enumerate(card.children):
+        part = child.child if isinstance(child, Opt) else None
+        if isinstance(part, Elem) and part.tag not in TABLE_ROWS and not _opens_row(part):
+            kinds.setdefault((part.tag, part.attrs.get("class")), []).append((index, part))
+    replaced: dict[int, TNode] = {}
+    dropped: set[int] = set()
+    for found in kinds.values():
+        parts = [part for _, part in found]
+        if len(parts) < 2 or not _apart(scratch, parts):
+            continue
+        if not all(_same_build(scratch, parts[0], part) for part in parts[1:]):
+            continue
+        joined: TNode = parts[0]
+        for part in parts[1:]:
+            joined = merge_nodes(scratch, joined, part)
+        replaced[found[0][0]] = optional(scratch, joined)
+        dropped.update(index for index, _ in found[1:])
+    children = [
+        replaced.get(index, child)
+        for index, child in enumerate(card.children)
+        if index not in dropped
+    ]
+    if replaced and _in_order(scratch, card, children):
+        card.children = children
+        refresh(scratch, card)
+
+
+def _in_order(scratch: Scratch, card: Elem, children: list[TNode]) -> bool:
+    """Whether every seed card shows its parts in the order of
+    ``children``: a part merged into the place of its first copy must not
+    come before a part that some card shows ahead of it."""
+    order = [_kind(child) for child in children]
+    known = {kind for kind in order if kind is not None}
+    for element in scratch[card].sources:
+        shown = [
+            (child.tag, child.get("class"))
+            for child in element
+            if (child.tag, child.get("class")) in known
+        ]
+        position = 0
+        for kind in shown:
+            while position < len(order) and order[position] != kind:
+                position += 1
+            if position == len(order):
+                return False
+            position += 1
+    return True
+
+
+def _kind(node: TNode) -> tuple[str, str | None] | None:
+    inner = node.child if isinstance(node, Opt) else node
+    return (inner.tag, inner.attrs.get("class")) if isinstance(inner, Elem) else None
+
+
+def _same_build(scratch: Scratch, a: TNode, b: TNode) -> bool:
+    """Whether two parts are alike as trees with their texts left out
+    (:data:`._peers.PEER_THRESHOLD`): a shared card's title, a fixed text,
+    is still a title."""
+    return dice(_textless(scratch[a].profile), _textless(scratch[b].profile)) >= PEER_THRESHOLD
+
+
+def _textless(profile: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    return frozenset((*path[:-1], "#") if path[-1].startswith("#") else path for path in profile)
+
+
+def _apart(scratch: Scratch, parts: list[Elem]) -> bool:
+    """Whether no two of ``parts`` stand for elements of one parent."""
+    seen: set[Any] = set()
+    for part in parts:
+        # lxml keeps one proxy per element while it is referenced: the set
+        # holds the parents, so a parent met again is the same object.
+        parents = {element.getparent() for element in scratch[part].sources}
+        if not parents or parents & seen:
+            return False
+        seen |= parents
+    return True
+
+
+def _joined_lists(scratch: Scratch, children: list[TNode]) -> list[TNode]:
+    """``children`` with each run of one list joined (see
+    :func:`join_split_sets`): in one pass, the optional cards before a
+    set are taken when the set comes."""
+    joined: list[TNode] = []
+    for child in children:
+        listed = _listed(child)
+        if listed is not None:
+            _collapse_alternatives(scratch, listed)
+        if joined and _same_list(scratch, joined[-1], child):
+            joined[-1] = _join(scratch, joined[-1], child)
+            continue
+        if listed is not None:
+            while joined and _card_of(scratch, joined[-1], listed):
+                child = _join(scratch, child, joined.pop())
+        elif (
+            joined
+            and (before := _listed(joined[-1])) is not None
+            and _card_of(scratch, child, before)
+        ):
+            joined[-1] = _join(scratch, joined[-1], child)
+            continue
+        joined.append(child)
+    return joined
 
 
 def _listed(node: TNode) -> Set | None:
@@ -70,12 +192,55 @@ def _listed(node: TNode) -> Set | None:
 
 def _same_list(scratch: Scratch, a: TNode, b: TNode) -> bool:
     """Whether two sets repeat one kind of item: the same elements (tag and
-    class, optional or not) in the same order, alike as trees by the
-    measure folding uses (:data:`._peers.PEER_THRESHOLD`)."""
+    class, optional or not) in the same order, one element of a named kind
+    (:func:`_named_kind`) or alike as trees by the measure folding uses
+    (:data:`._peers.PEER_THRESHOLD`)."""
     set_a, set_b = _listed(a), _listed(b)
     if set_a is None or set_b is None or _items(set_a) != _items(set_b):
         return False
-    return dice(scratch[set_a].profile, scratch[set_b].profile) >= PEER_THRESHOLD
+    if _named_kind(set_a) and not (_opens_row(set_a) or _opens_row(set_b)):
+        return True
+    return _alike(scratch, set_a, set_b)
+
+
+def _named_kind(node: Set) -> bool:
+    """Whether a set repeats one element whose class names its kind
+    (``li.product``): two runs of it side by side are one list, however
+    their optional parts differ."""
+    items = _items(node)
+    return len(items) == 1 and items[0] is not None and bool(items[0][1])
+
+
+def _alike(scratch: Scratch, a: TNode, b: TNode) -> bool:
+    return dice(scratch[a].profile, scratch[b].profile) >= PEER_THRESHOLD
+
+
+def _card_of(scratch: Scratch, node: TNode, listed: Set) -> bool:
+    """Whether ``node`` is an item, optional or not, of the kind
+    ``listed`` repeats: one element of its tag and class, alike (as in
+    :func:`_same_list`), and no row of its own. The list's texts vary
+    (cards of data: one shown on two seeds is fixed), and a row that opens
+    with its own label ("<b>Format:</b> ...", "Pages: 320") is a part of a details
+    list with a place and a name, whatever list of rows stands beside it."""
+    card = node.child if isinstance(node, Opt) else node
+    if not isinstance(card, Elem) or card.tag in TABLE_ROWS:
+        return False
+    if _items(listed) != [(card.tag, card.attrs.get("class"))]:
+        return False
+    if _opens_row(card) or _opens_row(listed) or not _varying_text(listed):
+        return False
+    # A card the seeds all show is still one of a list of its named kind.
+    return _named_kind(listed) or (isinstance(node, Opt) and _alike(scratch, card, listed))
+
+
+def _opens_row(node: TNode) -> bool:
+    """Whether ``node`` opens with a label: its first text in a label's
+    element (``<b>Pages:</b>``), or a fixed "Label:"."""
+    opening = _first_texts([node], 1)
+    if not opening:
+        return False
+    text, parent = opening[0]
+    return parent in ROW_LABEL_TAGS or (text.fixed and bool(opening_label(text.parts[0] or "")))
 
 
 def _items(node: Set) -> list[tuple[str, str | None] | None]:
@@ -88,11 +253,75 @@ def _items(node: Set) -> list[tuple[str, str | None] | None]:
 
 
 def _join(scratch: Scratch, a: TNode, b: TNode) -> TNode:
-    set_a, set_b = _listed(a), _listed(b)
-    assert set_a is not None and set_b is not None
-    joined = merge_nodes(scratch, set_a, set_b)
+    """One list of ``a``, a set, and ``b``, a set or an item of its kind;
+    optional when both are."""
+    set_a = _listed(a)
+    assert set_a is not None
+    other = b.child if isinstance(b, Opt) else b
+    joined = merge_nodes(scratch, set_a, other)
+    assert isinstance(joined, Set)
+    _collapse_alternatives(scratch, joined)
     both_optional = isinstance(a, Opt) and isinstance(b, Opt)
     return optional(scratch, joined) if both_optional else joined
+
+
+def _collapse_alternatives(scratch: Scratch, node: Set) -> None:
+    """Make a set whose repetition is several elements of one kind (tag
+    and class; alike as trees where no class names it), each optional or
+    itself a list of them, repeat their merge. Cards that differ in a text of few
+    values (a rating's "4 out of 5 stars", which other cards of the seeds
+    repeat) are told apart as alternatives when seeds are merged; as a
+    list they are one card, the rating its data, and every record has the
+    same fields."""
+    if len(node.children) < 2:
+        return
+    cards: list[Elem] = []
+    for item in node.children:
+        found = _cards(item)
+        if found is None:
+            return
+        cards.extend(found)
+    first = cards[0]
+    if first.tag in TABLE_ROWS:
+        return
+    kind = (first.tag, first.attrs.get("class"))
+    for other in cards[1:]:
+        if (other.tag, other.attrs.get("class")) != kind:
+            return
+        if not kind[1] and not _alike(scratch, first, other):
+            return
+    if any(_opens_row(card) for card in cards) or not any(_varying_text(card) for card in cards):
+        # Rows with labels of their own, or alternatives each the same
+        # wherever shown ("Apply", "Request info"): parts, named so.
+        return
+    merged: TNode = first
+    for other in cards[1:]:
+        merged = merge_nodes(scratch, merged, other)
+    node.children = [merged]
+    refresh(scratch, node)
+
+
+def _varying_text(node: TNode) -> bool:
+    """Whether a text below ``node`` varies: a card of data, not a part."""
+    return any(isinstance(item, Text) and not item.fixed for item in iter_nodes(node))
+
+
+def _cards(item: TNode) -> list[Elem] | None:
+    """The elements ``item`` repeats or shows: itself, or its content if
+    it is an optional or a set of elements only; None for anything else."""
+    if isinstance(item, Elem):
+        return [item]
+    if isinstance(item, Opt):
+        return _cards(item.child)
+    if isinstance(item, Set):
+        cards: list[Elem] = []
+        for child in item.children:
+            found = _cards(child)
+            if found is None:
+                return None
+            cards.extend(found)
+        return cards
+    return None
 
 
 def unfold_constant_sets(scratch: Scratch, root: Elem) -> None:
