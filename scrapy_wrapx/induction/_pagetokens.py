@@ -210,7 +210,9 @@ def template_fields(
     (:func:`form_token`) on every seed, repeated hidden inputs (a list of
     a form's values without the names that say what each is), and fields
     with no value on any seed (their only values were ``javascript:``
-    links).
+    links). An image field is template when every seed shows the same
+    images, however many times each: a spacer or a bullet in each row of
+    a list whose rows vary in number.
 
     A ``protected`` field (a table's cell, a labelled value: data even
     where every seed agrees) is template only in a menu of links
@@ -223,6 +225,7 @@ def template_fields(
     links = _link_fields(template)
     labelled = _fixed_text_links(template, links)
     hidden = _hidden_fields(template)
+    images = _image_fields(template)
     per_page = [(tree, extract(template, tree).fields) for tree in trees]
     paging = _paging_fields(template, per_page, links)
     seen: dict[str, tuple[str, ...] | None] = {}
@@ -231,6 +234,10 @@ def template_fields(
         page = _PageFacts(tree)
         for name, values in fields.items():
             normal = _normal(name, values, page, links, paging, hidden)
+            if normal is not None and name in images:
+                # The images a page shows, however often: spacers, bullets
+                # and dividers among rows that vary in number.
+                normal = tuple(sorted(set(normal)))
             if normal is None:
                 continue
             shown[name] += 1
@@ -449,6 +456,15 @@ def _link_fields(template: Template) -> set[str]:
         info.name
         for info in template.fields
         if info.slot == "href" and getattr(template.nodes[info.uid], "tag", "") in LINK_TAGS
+    }
+
+
+def _image_fields(template: Template) -> set[str]:
+    """The fields that are an image's source."""
+    return {
+        info.name
+        for info in template.fields
+        if info.slot == "src" and getattr(template.nodes[info.uid], "tag", "") == "img"
     }
 
 
