@@ -157,6 +157,12 @@ WRAPX_ITEMS_WORKER_TIMEOUT = 60.0
 #: place in ``CONCURRENT_REQUESTS``), so a crawl that downloads faster than
 #: its workers parse does not hold hundreds of responses in memory.
 WRAPX_ITEMS_WORKER_BACKLOG = 32
+#: Pages a page worker parses before a fresh process takes its place (0:
+#: never). A long crawl leaves memory in a worker that its Python keeps
+#: for itself, a few kilobytes a site; a fresh worker starts from nothing.
+#: The replaced worker answers what it was sent before it exits; the pages
+#: it kept for later are parsed again by the others.
+WRAPX_ITEMS_WORKER_MAX_PAGES = 2000
 
 
 # Reading them ----------------------------------------------------------------
@@ -208,6 +214,7 @@ MINIMUMS: dict[str, float] = {
     "WRAPX_ITEMS_WORKERS": 0,
     "WRAPX_ITEMS_WORKER_TIMEOUT": 0.0,
     "WRAPX_ITEMS_WORKER_BACKLOG": 1,
+    "WRAPX_ITEMS_WORKER_MAX_PAGES": 0,
 }
 
 

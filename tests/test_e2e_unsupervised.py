@@ -84,14 +84,19 @@ def _fields_found(item: dict[str, Any], truth: dict[str, list[str]]) -> dict[str
 
 
 # A backlog of one page: nearly every request waits for the page worker
-# before it is downloaded, and none is lost or held for ever.
-@pytest.mark.parametrize("backlog", [32, 1])
+# before it is downloaded, and none is lost or held for ever. A worker
+# replaced every 10 pages: none is lost either.
+@pytest.mark.parametrize(("backlog", "max_pages"), [(32, 0), (1, 0), (32, 10)])
 @pytest_twisted.inlineCallbacks
 def test_demo_crawl_emits_one_item_per_page(
-    demo_server: DemoEndpoint, demo_site: DemoSite, tmp_path: Path, backlog: int
+    demo_server: DemoEndpoint, demo_site: DemoSite, tmp_path: Path, backlog: int, max_pages: int
 ) -> Iterator[Any]:
     runner = CrawlerRunner(
-        crawl_settings(tmp_path / "wrapx.sqlite3", WRAPX_ITEMS_WORKER_BACKLOG=backlog)
+        crawl_settings(
+            tmp_path / "wrapx.sqlite3",
+            WRAPX_ITEMS_WORKER_BACKLOG=backlog,
+            WRAPX_ITEMS_WORKER_MAX_PAGES=max_pages,
+        )
     )
     crawler = runner.create_crawler(FollowSpider)
     items = collect_items(crawler)
@@ -103,6 +108,7 @@ def test_demo_crawl_emits_one_item_per_page(
     stats = crawler.stats.get_stats()  # type: ignore[union-attr]
 
     assert stats["finish_reason"] == "finished"
+    assert stats.get("wrapx/workers/recycled_count", 0) >= len(captured) // (max_pages or 10**9)
     assert stats["wrapx/seeds/skipped_count/non_html"] >= 1  # /feed.json
     assert len(captured) == stats["wrapx/seeds/captured_count"]
     # One item per captured response ("/index.html" redirects to "/", so

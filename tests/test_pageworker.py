@@ -363,6 +363,40 @@ def test_a_dead_worker_fails_the_pages_waiting_for_it_too() -> Iterator[Any]:
 
 
 @pytest_twisted.inlineCallbacks
+def test_a_worker_is_replaced_after_its_pages_and_loses_nothing(
+    template: Template,
+) -> Iterator[Any]:
+    """Past ``max_pages`` a worker is replaced by a fresh process: every
+    page sent is answered (the old worker answers what it was sent, then
+    exits), and a tree it kept is missing, so its page is parsed again."""
+    from twisted.internet import defer
+
+    pool = WorkerPool(1, max_pages=3)
+    pool.start()
+    first = pool.workers[0]
+    try:
+        kept = yield pool.parse("http://shop.test/kept", _book("Kindred", "5.10"))
+        assert kept.worker is first
+        pending = [
+            pool.parse(f"http://shop.test/{n}", _book(f"Title {n}", f"{n}.00"), template)
+            for n in range(8)
+        ]
+        pages = yield defer.gatherResults(pending)
+        assert all(page.extraction is not None and page.extraction.matched for page in pages)
+        assert [f"{n}.00" in str(p.extraction.fields) for n, p in enumerate(pages)] == [True] * 8
+        assert pool.recycled == 3 and pool.workers[0] is not first
+        yield first.ended  # it answered, then exited
+        assert first.closed and not first.alive
+        with pytest.raises(TreeMissing):
+            yield pool.extract(kept, template)
+        again = yield pool.extract_html("http://shop.test/kept", _book("Kindred", "5.10"), template)
+        assert again.matched and "5.10" in str(again.fields)
+    finally:
+        yield pool.close()
+    assert not pool.retired and not any(worker.alive for worker in pool.workers)
+
+
+@pytest_twisted.inlineCallbacks
 def test_an_extract_of_a_dropped_tree_says_so(template: Template) -> Iterator[Any]:
     """A tree the worker no longer keeps fails with :class:`TreeMissing`:
     the caller sends the page again (``extract_html``) rather than parse it

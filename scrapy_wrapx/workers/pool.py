@@ -220,6 +220,13 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         #: Tag paths by the numbers this worker gave them.
         self.paths: list[str] = []
         self.alive = True
+        #: Page requests sent to it in all (see :attr:`WorkerPool.max_pages`).
+        self.served = 0
+        #: Replaced after :attr:`WorkerPool.max_pages`: it takes no new
+        #: requests and exits once it has answered the ones it has.
+        self.retiring = False
+        #: Its stdin is closed: nothing more can be sent to it.
+        self.closed = False
         self.ended: Deferred[None] = defer.Deferred()
         self.requests: _Pipe | None = None
         self.replies: _Pipe | None = None
@@ -249,7 +256,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
         """Send a request; fires with the reply header, its payload under
         ``"payload"`` (or fails with :class:`WorkerUnavailable`, or with
         :class:`WorkerTimeout` past the pool's deadline)."""
-        if not self.alive or self.requests is None:
+        if not self.alive or self.requests is None or self.closed:
             return defer.fail(WorkerUnavailable(f"Page worker {self.number} is not running"))
         request_id = header["id"] = self.pool.next_id()
         reply: Deferred[dict[str, Any]] = defer.Deferred()
@@ -288,7 +295,7 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
     def notify(self, header: dict[str, Any], payload: bytes = b"") -> None:
         """Send a request that has no reply."""
-        if self.alive and self.requests is not None:
+        if self.alive and self.requests is not None and not self.closed:
             self.requests.write_parts(frame_parts(header, payload))
 
     def received(self, data: bytes) -> None:
@@ -304,6 +311,8 @@ class _WorkerProtocol(protocol.ProcessProtocol):
             if reply is not None:
                 header["payload"] = payload
                 reply.callback(header)
+        if self.retiring and not self.waiting:
+            self.close()  # all answered: it exits
 
     def pipe_lost(self) -> None:
         # The replies pipe closes when the worker exits; unlike processEnded,
@@ -317,11 +326,14 @@ class _WorkerProtocol(protocol.ProcessProtocol):
 
     def close(self) -> None:
         """Close the worker's stdin: it exits once it has answered."""
+        self.closed = True
         if self.requests is not None:
             self.requests.loseConnection()  # type: ignore[no-untyped-call]
 
     def _lost(self) -> None:
-        if self.alive and not self.pool.closing:
+        # A replaced worker that exits having answered all it was sent is
+        # no loss; one that dies with requests still waiting is.
+        if self.alive and not self.pool.closing and (self.waiting or not self.retiring):
             logger.warning(
                 "Page worker %d stopped; its pages are processed in the crawl's process",
                 self.number,
@@ -350,7 +362,12 @@ class WorkerPool:
     """
 
     def __init__(
-        self, size: int, timeout: float = 0.0, max_templates: int = 32, backlog: int = 32
+        self,
+        size: int,
+        timeout: float = 0.0,
+        max_templates: int = 32,
+        backlog: int = 32,
+        max_pages: int = 0,
     ) -> None:
         if size < 1:
             raise ValueError(f"A worker pool needs at least one worker, not {size!r}")
@@ -364,10 +381,18 @@ class WorkerPool:
         #: Page requests that may wait before :meth:`room` makes callers
         #: wait (``WRAPX_ITEMS_WORKER_BACKLOG``).
         self.backlog = max(1, backlog)
+        #: Page requests after which a worker is replaced by a fresh one
+        #: (``WRAPX_ITEMS_WORKER_MAX_PAGES``; 0: never).
+        self.max_pages = max(0, max_pages)
+        #: Workers replaced after :attr:`max_pages`, answering what they
+        #: were sent before they exit.
+        self.retired: list[_WorkerProtocol] = []
         self._room_waiters: list[Deferred[None]] = []
         self._dispatching = self._dispatch_again = False
         #: Requests given up at their deadline so far.
         self.timeouts = 0
+        #: Workers replaced after :attr:`max_pages` so far.
+        self.recycled = 0
         self.workers: list[_WorkerProtocol] = []
         self.closing = False
         #: Page requests waiting for a worker with room: what sends one to
@@ -412,6 +437,29 @@ class WorkerPool:
             return
         self.workers[self.workers.index(worker)] = fresh
         self._dispatch()
+
+    def _retire(self, worker: _WorkerProtocol) -> None:
+        """Replace ``worker`` by a fresh process after :attr:`max_pages`:
+        whatever a long crawl left in a worker's memory (Python's arenas
+        keep the space of freed objects) goes with it. It takes no new
+        request and exits once it has answered those it has; the trees it
+        kept for a later extraction are parsed again in the others (see
+        :meth:`extract`)."""
+        if worker not in self.workers:
+            return
+        try:
+            fresh = self._spawn(worker.number)
+        except (OSError, NotImplementedError) as exc:
+            logger.warning("Cannot start a page worker to replace one: %s", exc)
+            worker.served = 0
+            return
+        self.workers[self.workers.index(worker)] = fresh
+        worker.retiring = True
+        self.retired.append(worker)
+        worker.ended.addBoth(lambda _: self.retired.remove(worker))
+        self.recycled += 1
+        if not worker.waiting:
+            worker.close()
 
     @property
     def running(self) -> bool:
@@ -479,9 +527,12 @@ class WorkerPool:
             worker = min(free, key=lambda w: len(w.waiting))
             send, outcome = queued.popleft()
             worker.pages += 1
+            worker.served += 1
             sent = send(worker)
             sent.addBoth(self._page_answered, worker)
             sent.chainDeferred(outcome)
+            if self.max_pages and worker.served >= self.max_pages:
+                self._retire(worker)
         if self._room_waiters and len(queued) < self.backlog:
             waiters, self._room_waiters = self._room_waiters, []
             for waiter in waiters:
@@ -550,8 +601,12 @@ class WorkerPool:
     def extract(
         self, page: WorkerPage, template: Template | TemplateSource
     ) -> Deferred[Extraction]:
-        """Extract a page whose tree the worker kept; it forgets the tree."""
+        """Extract a page whose tree the worker kept; it forgets the tree.
+        A worker that stopped or was replaced has lost it
+        (:class:`TreeMissing`: parse the page again)."""
         worker = page.worker
+        if not worker.alive or worker.closed:
+            return defer.fail(TreeMissing(f"Page worker {worker.number} kept the tree no more"))
         key = self._send_template(worker, template)
         request = worker.request({"op": "extract", "page": page.page_id, "template": key})
         return request.addCallback(_extraction, worker, key)
@@ -645,7 +700,7 @@ class WorkerPool:
         self.closing = True
         self._dispatch()  # fails what still waits
         ended: list[Deferred[None]] = []
-        for worker in self.workers:
+        for worker in [*self.workers, *self.retired]:
             if not worker.ended.called:
                 worker.close()
                 timer = reactor.callLater(EXIT_TIMEOUT, worker.kill)
@@ -735,6 +790,7 @@ def crawler_workers(crawler: Crawler) -> WorkerPool | None:
         wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_TIMEOUT"),
         wrapx_setting(crawler.settings, "WRAPX_ITEMS_TEMPLATE_CACHE"),
         wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_BACKLOG"),
+        wrapx_setting(crawler.settings, "WRAPX_ITEMS_WORKER_MAX_PAGES"),
     )
     try:
         pool.start()
@@ -747,6 +803,8 @@ def crawler_workers(crawler: Crawler) -> WorkerPool | None:
         _POOLS.pop(crawler, None)
         if pool.timeouts and crawler.stats is not None:
             crawler.stats.set_value("wrapx/workers/timeout_count", pool.timeouts)
+        if pool.recycled and crawler.stats is not None:
+            crawler.stats.set_value("wrapx/workers/recycled_count", pool.recycled)
         await maybe_deferred_to_future(pool.close())
 
     crawler.signals.connect(close_pool, signal=signals.engine_stopped, weak=False)
