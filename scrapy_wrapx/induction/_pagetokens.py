@@ -233,11 +233,7 @@ def template_fields(
     for tree, fields in per_page:
         page = _PageFacts(tree)
         for name, values in fields.items():
-            normal = _normal(name, values, page, links, paging, hidden)
-            if normal is not None and name in images:
-                # The images a page shows, however often: spacers, bullets
-                # and dividers among rows that vary in number.
-                normal = tuple(sorted(set(normal)))
+            normal = _normal(name, values, page, links, paging, hidden, images)
             if normal is None:
                 continue
             shown[name] += 1
@@ -312,10 +308,15 @@ def _normal(
     links: set[str],
     paging: set[str],
     hidden: dict[str, bool],
+    images: set[str],
 ) -> tuple[str, ...] | None:
     """A field's values on one seed, normalised (see :func:`template_fields`),
     or None where a link or a pagination shows none: it may be optional."""
     normal = tuple(normalize(value, page.tokens) for value in values)
+    if name in images:
+        # The images a page shows, however often: spacers, bullets and
+        # dividers among rows that vary in number.
+        normal = tuple(sorted(set(normal)))
     if name in links or name in paging:
         if not normal:
             return None

@@ -45,8 +45,8 @@ TABLE_ROWS = frozenset({"tr"})
 
 def join_split_sets(scratch: Scratch, root: Elem) -> None:
     """Join every run of adjacent sets that repeat one kind of item
-    (:func:`_same_list`), with the optional items of that kind beside
-    them (:func:`_card_of`), into one set.
+    (:func:`_same_list`), with the single items of that kind beside them
+    (:func:`_card_of`), into one set.
 
     Each seed's lists are folded on that page alone, where cards with an
     optional part (a badge, a rating) may fold into runs of their own; the
@@ -160,8 +160,8 @@ def _apart(scratch: Scratch, parts: list[Elem]) -> bool:
 
 def _joined_lists(scratch: Scratch, children: list[TNode]) -> list[TNode]:
     """``children`` with each run of one list joined (see
-    :func:`join_split_sets`): in one pass, the optional cards before a
-    set are taken when the set comes."""
+    :func:`join_split_sets`): in one pass, the cards before a set are
+    taken when the set comes."""
     joined: list[TNode] = []
     for child in children:
         listed = _listed(child)
