@@ -160,8 +160,9 @@ WRAPX_ITEMS_WORKER_BACKLOG = 32
 #: Pages a page worker parses before a fresh process takes its place (0:
 #: never). A long crawl leaves memory in a worker that its Python keeps
 #: for itself, a few kilobytes a site; a fresh worker starts from nothing.
-#: The replaced worker answers what it was sent before it exits; the pages
-#: it kept for later are parsed again by the others.
+#: The replaced worker answers what it was sent and exits, and the fresh
+#: one starts then (pages wait for it meanwhile); the pages it kept for a
+#: later extraction are parsed again.
 WRAPX_ITEMS_WORKER_MAX_PAGES = 2000
 
 

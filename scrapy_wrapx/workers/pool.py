@@ -384,9 +384,6 @@ class WorkerPool:
         #: Page requests after which a worker is replaced by a fresh one
         #: (``WRAPX_ITEMS_WORKER_MAX_PAGES``; 0: never).
         self.max_pages = max(0, max_pages)
-        #: Workers replaced after :attr:`max_pages`, answering what they
-        #: were sent before they exit.
-        self.retired: list[_WorkerProtocol] = []
         self._room_waiters: list[Deferred[None]] = []
         self._dispatching = self._dispatch_again = False
         #: Requests given up at their deadline so far.
@@ -442,24 +439,27 @@ class WorkerPool:
         """Replace ``worker`` by a fresh process after :attr:`max_pages`:
         whatever a long crawl left in a worker's memory (Python's arenas
         keep the space of freed objects) goes with it. It takes no new
-        request and exits once it has answered those it has; the trees it
-        kept for a later extraction are parsed again in the others (see
-        :meth:`extract`)."""
+        request and exits once it has answered those it has; the fresh one
+        starts then, so that the two never hold their memory at once (page
+        requests meanwhile wait in the queue). The trees it kept for a
+        later extraction are parsed again (see :meth:`extract`)."""
         if worker not in self.workers:
             return
-        try:
-            fresh = self._spawn(worker.number)
-        except (OSError, NotImplementedError) as exc:
-            logger.warning("Cannot start a page worker to replace one: %s", exc)
-            worker.served = 0
-            return
-        self.workers[self.workers.index(worker)] = fresh
         worker.retiring = True
-        self.retired.append(worker)
-        worker.ended.addBoth(lambda _: self.retired.remove(worker))
         self.recycled += 1
+        worker.ended.addBoth(self._replace_retired, worker)
         if not worker.waiting:
             worker.close()
+
+    def _replace_retired(self, result: Any, worker: _WorkerProtocol) -> Any:
+        """Start a fresh worker in the place of ``worker``, which exited."""
+        if not self.closing and worker in self.workers:
+            try:
+                self.workers[self.workers.index(worker)] = self._spawn(worker.number)
+            except (OSError, NotImplementedError) as exc:
+                logger.warning("Cannot start a page worker to replace one: %s", exc)
+            self._dispatch()
+        return result
 
     @property
     def running(self) -> bool:
@@ -471,7 +471,9 @@ class WorkerPool:
 
     def _alive(self) -> list[_WorkerProtocol]:
         """The workers that can take a request: none once closing."""
-        return [] if self.closing else [worker for worker in self.workers if worker.alive]
+        if self.closing:
+            return []
+        return [worker for worker in self.workers if worker.alive and not worker.retiring]
 
     def _pick(self) -> _WorkerProtocol | None:
         alive = self._alive()
@@ -518,6 +520,8 @@ class WorkerPool:
         while queued:
             alive = self._alive()
             if not alive:
+                if not self.closing and any(w.retiring and w.alive for w in self.workers):
+                    break  # a fresh worker starts once the retiring one exits
                 while queued:
                     queued.popleft()[1].errback(WorkerUnavailable("No page worker is running"))
                 break
@@ -700,7 +704,7 @@ class WorkerPool:
         self.closing = True
         self._dispatch()  # fails what still waits
         ended: list[Deferred[None]] = []
-        for worker in [*self.workers, *self.retired]:
+        for worker in self.workers:
             if not worker.ended.called:
                 worker.close()
                 timer = reactor.callLater(EXIT_TIMEOUT, worker.kill)
