@@ -438,11 +438,13 @@ class WorkerPool:
     def _retire(self, worker: _WorkerProtocol) -> None:
         """Replace ``worker`` by a fresh process after :attr:`max_pages`:
         whatever a long crawl left in a worker's memory (Python's arenas
-        keep the space of freed objects) goes with it. It takes no new
-        request and exits once it has answered those it has; the fresh one
-        starts then, so that the two never hold their memory at once (page
-        requests meanwhile wait in the queue). The trees it kept for a
-        later extraction are parsed again (see :meth:`extract`)."""
+        keep the space of freed objects) goes with it. It takes no new page
+        or induction and exits once it has answered what it has (an
+        extraction of a tree it kept, asked meanwhile, included); the fresh
+        one starts then, so that the two never hold their memory at once
+        (page requests meanwhile wait in the queue; an induction asked in
+        that moment runs in the crawl's process, as with no worker). The
+        trees it kept are parsed again after (see :meth:`extract`)."""
         if worker not in self.workers:
             return
         worker.retiring = True
