@@ -146,6 +146,7 @@ def tree_tokens(tree: PageTree) -> frozenset[str]:
 _OWN_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 #: Tags whose URL is a link target (see :func:`own_tokens`).
 LINK_TAGS = frozenset({"a", "area"})
+IMAGE_TAGS = frozenset({"img"})
 
 
 def own_tokens(tree: PageTree) -> frozenset[str]:
@@ -453,19 +454,20 @@ def _fixed_text_links(template: Template, links: set[str]) -> set[str]:
 
 def _link_fields(template: Template) -> set[str]:
     """The fields that are a link's target."""
-    return {
-        info.name
-        for info in template.fields
-        if info.slot == "href" and getattr(template.nodes[info.uid], "tag", "") in LINK_TAGS
-    }
+    return _attribute_fields(template, "href", LINK_TAGS)
 
 
 def _image_fields(template: Template) -> set[str]:
     """The fields that are an image's source."""
+    return _attribute_fields(template, "src", IMAGE_TAGS)
+
+
+def _attribute_fields(template: Template, attribute: str, tags: frozenset[str]) -> set[str]:
+    """The fields that are ``attribute`` of an element of one of ``tags``."""
     return {
         info.name
         for info in template.fields
-        if info.slot == "src" and getattr(template.nodes[info.uid], "tag", "") == "img"
+        if info.slot == attribute and getattr(template.nodes[info.uid], "tag", "") in tags
     }
 
 

@@ -83,7 +83,7 @@ def _merge_card_parts(scratch: Scratch, card: TNode) -> None:
     for index, child in enumerate(card.children):
         part = child.child if isinstance(child, Opt) else None
         if isinstance(part, Elem) and part.tag not in TABLE_ROWS and not _opens_row(part):
-            kinds.setdefault((part.tag, part.attrs.get("class")), []).append((index, part))
+            kinds.setdefault(_elem_kind(part), []).append((index, part))
     replaced: dict[int, TNode] = {}
     dropped: set[int] = set()
     for found in kinds.values():
@@ -114,11 +114,7 @@ def _in_order(scratch: Scratch, card: Elem, children: list[TNode]) -> bool:
     order = [_kind(child) for child in children]
     known = {kind for kind in order if kind is not None}
     for element in scratch[card].sources:
-        shown = [
-            (child.tag, child.get("class"))
-            for child in element
-            if (child.tag, child.get("class")) in known
-        ]
+        shown = [kind for child in element if (kind := (child.tag, child.get("class"))) in known]
         position = 0
         for kind in shown:
             while position < len(order) and order[position] != kind:
@@ -130,8 +126,15 @@ def _in_order(scratch: Scratch, card: Elem, children: list[TNode]) -> bool:
 
 
 def _kind(node: TNode) -> tuple[str, str | None] | None:
+    """The :func:`_elem_kind` of an element, optional or not; None for
+    anything else."""
     inner = node.child if isinstance(node, Opt) else node
-    return (inner.tag, inner.attrs.get("class")) if isinstance(inner, Elem) else None
+    return _elem_kind(inner) if isinstance(inner, Elem) else None
+
+
+def _elem_kind(elem: Elem) -> tuple[str, str | None]:
+    """An element's tag and class: what kind of item of a list it is."""
+    return elem.tag, elem.attrs.get("class")
 
 
 def _same_build(scratch: Scratch, a: TNode, b: TNode) -> bool:
@@ -225,7 +228,7 @@ def _card_of(scratch: Scratch, node: TNode, listed: Set) -> bool:
     card = node.child if isinstance(node, Opt) else node
     if not isinstance(card, Elem) or card.tag in TABLE_ROWS:
         return False
-    if _items(listed) != [(card.tag, card.attrs.get("class"))]:
+    if _items(listed) != [_elem_kind(card)]:
         return False
     if _opens_row(card) or _opens_row(listed) or not _varying_text(listed):
         return False
@@ -245,11 +248,7 @@ def _opens_row(node: TNode) -> bool:
 
 def _items(node: Set) -> list[tuple[str, str | None] | None]:
     """A set's body as the tag and class of each element, None for a text."""
-    items: list[tuple[str, str | None] | None] = []
-    for child in node.children:
-        inner = child.child if isinstance(child, Opt) else child
-        items.append((inner.tag, inner.attrs.get("class")) if isinstance(inner, Elem) else None)
-    return items
+    return [_kind(child) for child in node.children]
 
 
 def _join(scratch: Scratch, a: TNode, b: TNode) -> TNode:
@@ -284,9 +283,9 @@ def _collapse_alternatives(scratch: Scratch, node: Set) -> None:
     first = cards[0]
     if first.tag in TABLE_ROWS:
         return
-    kind = (first.tag, first.attrs.get("class"))
+    kind = _elem_kind(first)
     for other in cards[1:]:
-        if (other.tag, other.attrs.get("class")) != kind:
+        if _elem_kind(other) != kind:
             return
         if not kind[1] and not _alike(scratch, first, other):
             return
