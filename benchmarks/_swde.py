@@ -39,6 +39,8 @@ TUNING_EXTRA_SITES = frozenset(
         "movie/msn",
         "university/embark",
         "restaurant/frommers",
+        "camera/amazon",
+        "movie/hollywood",
     }
 )
 

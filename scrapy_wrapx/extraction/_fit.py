@@ -160,15 +160,10 @@ class Fits:
         self.misfits = 0
 
     def shallow(self, t: Elem, node: Node) -> bool:
-        if node.tag != t.tag:
+        if not self._looks(t, node):
             return False
         uid = t.uid
-        attrib = node.element.attrib
-        for name, value in self.c.fixed_attrs[uid]:
-            found = attrib.get(name)
-            if found != value and not (name == "class" and self._state_class(value, found)):
-                return False
-        if len(attrib) > len(t.attrs) or not self.c.attr_names[uid].issuperset(attrib.keys()):
+        if uid in self.c.twins and not self.opens_as(t, node):
             return False
         anchor = self.c.anchor[uid]
         if anchor is not None:
@@ -180,6 +175,24 @@ class Fits:
                 return True
             label = self.c.anchor_label[uid]
             return bool(label) and value.startswith(label)
+        return True
+
+    def _looks(self, t: Elem, node: Node) -> bool:
+        """Whether ``node`` has ``t``'s tag and attributes."""
+        if node.tag != t.tag:
+            return False
+        uid = t.uid
+        attrib = node.element.attrib
+        for name, value in self.c.fixed_attrs[uid]:
+            found = attrib.get(name)
+            if found != value and not (name == "class" and self._state_class(value, found)):
+                return False
+        return len(attrib) <= len(t.attrs) and self.c.attr_names[uid].issuperset(attrib.keys())
+
+    def opens_as(self, t: Elem, node: Node) -> bool:
+        """Whether ``node`` may be ``t`` rather than a look-alike of it in
+        its hedge (see :func:`._compiled._twins`): always here, where no
+        deep match can tell; :class:`.Matcher` decides."""
         return True
 
     def _state_class(self, fixed: str, found: str | None) -> bool:

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 #: What aligning a page element with a template element of its tag earns on
 #: top of the weight it matched: alone when it does not fit shallowly (its
-#: attributes changed), so the alignment still takes it and its data.
+#: attributes changed), so the alignment still takes it and its data; half
+#: of it where a look-alike of the template element explains the page
+#: element better (see :meth:`.Matcher.opens_as`), so the look-alike takes it.
 TAG_GAIN = 0.5
 #: What a page text that fits a template text's tokens earns.
 TEXT_GAIN = 1.0
@@ -55,7 +57,9 @@ def _elem_segments(m: Matcher, item: Elem, node: Node, j: int) -> list[Segment]:
     row's label."""
     if node.tag != item.tag or m.other_label(item, node):
         return []
-    return [(j + 1, float(item.weight) + TAG_GAIN if m.shallow(item, node) else TAG_GAIN)]
+    if m.shallow(item, node):
+        return [(j + 1, float(item.weight) + TAG_GAIN)]
+    return [(j + 1, TAG_GAIN if m.opens_as(item, node) else TAG_GAIN / 2)]
 
 
 def _text_segments(item: Text, node: Node, j: int) -> list[Segment]:

@@ -50,6 +50,9 @@ class Matcher(Fits):
         #: (see :meth:`hedge`): ``(items, owner index, start, end)`` to
         #: ``(items, weight, environment, misfits, explained, hits)``.
         self.hedges: dict[tuple[int, int, int, int], tuple[Any, ...]] = {}
+        #: The look-alike a page node is (see :meth:`opens_as`), by group
+        #: of look-alikes and page node; -1 for any of them.
+        self.twin_memo: dict[tuple[int, int], int] = {}
 
     # -- deep matching, one visit per page node ----------------------------
 
@@ -74,6 +77,40 @@ class Matcher(Fits):
         if plan == TAGS:  # the common case, without a call to :meth:`hedge`
             return 1.0 + self._positional(t.children, tags, node, 0, len(children), env)
         return 1.0 + self.hedge(t.children, plan, tags, node, 0, len(children), env)
+
+    def opens_as(self, t: Elem, node: Node) -> bool:
+        """Whether ``node`` is ``t`` rather than a look-alike of it in its
+        hedge (see :func:`._compiled._twins`): the look-alike that, matched
+        deeply, explains most of ``node``'s leaves; where the best two
+        explain as many, any of them, and the hedge's parse decides as for
+        other items. Not the fewest misfits: a version that one seed
+        showed has its texts fixed, and they differ on every other page
+        (its latent data, see :mod:`scrapy_wrapx.induction._latent`).
+        Look-alikes are few, and each page node is tried once against
+        each of them."""
+        group = self.c.twins.get(t.uid)
+        if group is None:
+            return True
+        key = (id(group), node.index)
+        chosen = self.twin_memo.get(key)
+        if chosen is None:
+            ranks = sorted(
+                (self._trial(twin, node), -index, twin.uid)
+                for index, twin in enumerate(group)
+                if self._looks(twin, node)
+            )
+            tied = len(ranks) < 2 or ranks[-1][0] == ranks[-2][0]
+            chosen = self.twin_memo[key] = -1 if tied else ranks[-1][2]
+        return chosen in (-1, t.uid)
+
+    def _trial(self, t: Elem, node: Node) -> int:
+        """How many of ``node``'s leaves matching it as ``t`` explains,
+        leaving the match's counts as they were."""
+        state = (self.misfits, self.explained, self.hits)
+        self.elem(t, node, {})
+        found = self.explained - state[1]
+        self.misfits, self.explained, self.hits = state
+        return found
 
     def _chrome(self, uid: int, node: Node, env: Env) -> bool:
         """Whether ``node`` is an element of chrome with its shape (see

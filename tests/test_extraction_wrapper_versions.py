@@ -1,0 +1,86 @@
+"""Two versions of one wrapper: a shop's price box is ``<div id=buy>``
+around a deal panel on some pages and around the plain price table on
+others. The two look the same from outside (tag and attributes), so
+induction keeps them as alternatives of the wrapper, and extraction must
+take a page's box for the version it opens with: matched against the
+other version's content, its price is a misfit and lost (a price every
+deal seed happened to share is even fixed there)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+
+WORDS = ["Harbor", "Lantern", "Saffron", "Juniper", "Maple", "Copper", "Willow", "Ember"]
+
+
+def _price(rng: random.Random) -> str:
+    return f"${rng.randrange(20, 900)}.{rng.randrange(100):02d}"
+
+
+def _rows(rng: random.Random, price: str, idiom: str, list_price: bool) -> str:
+    """The price table (or list), with a list price row on some pages."""
+    if idiom == "table":
+        listed = f"<tr><td class='lbl'>List Price:</td><td><s>{_price(rng)}</s></td></tr>"
+        own = f"<tr><td class='lbl'>Price:</td><td><b class='big'>{price}</b></td></tr>"
+        return f"<table class='prices'>{listed if list_price else ''}{own}</table>"
+    listed = f"<dt>List Price:</dt><dd><s>{_price(rng)}</s></dd>"
+    own = f"<dt>Price:</dt><dd><b class='big'>{price}</b></dd>"
+    return f"<dl class='prices'>{listed if list_price else ''}{own}</dl>"
+
+
+def _box(rng: random.Random, price: str, version: str, idiom: str, list_price: bool) -> str:
+    rows = _rows(rng, price, idiom, list_price)
+    if version == "deal":
+        rows = (
+            f"<div id='deal'><div class='deal-inner'>{rows}"
+            "<p class='note'>Deal of the day</p></div></div>"
+        )
+    return f"<div id='buy'><div id='buy-inner'>{rows}</div></div>"
+
+
+def _page(rng: random.Random, box: str) -> str:
+    title = f"{rng.choice(WORDS)} Camera {rng.randrange(1000)}"
+    return (
+        "<html><body><div id='nav'><a href='/'>Home</a> <a href='/shop'>Shop</a></div>"
+        f"<h1>{title}</h1>{box}<p class='stock'>In stock: {rng.randrange(1, 50)}</p>"
+        "<div id='foot'>Footer text</div></body></html>"
+    )
+
+
+def _values(template: object, html: str) -> list[str]:
+    fields = extract(template, html).fields  # type: ignore[arg-type]
+    return [value for values in fields.values() for value in values]
+
+
+@pytest.mark.parametrize("idiom", ["table", "list"])
+@pytest.mark.parametrize("deal_seeds", [2, 3])
+@pytest.mark.parametrize("shared_deal_price", [False, True])
+@pytest.mark.parametrize("seed", range(2))
+def test_a_page_takes_the_version_of_the_wrapper_it_opens_with(
+    seed: int, shared_deal_price: bool, deal_seeds: int, idiom: str
+) -> None:
+    rng = random.Random(seed * 100 + deal_seeds * 10 + shared_deal_price)
+    deal_price = _price(rng)
+    versions = ["deal"] * deal_seeds + ["plain"] * (5 - deal_seeds)
+    rng.shuffle(versions)
+    seeds = []
+    for index, version in enumerate(versions):
+        # Every seed has the list price row but one of each version, so
+        # the row is optional inside both versions.
+        list_price = index not in (versions.index("deal"), versions.index("plain"))
+        price = deal_price if shared_deal_price and version == "deal" else _price(rng)
+        seeds.append(_page(rng, _box(rng, price, version, idiom, list_price)))
+    template = induce_template(seeds)
+    for version in ("deal", "plain", "plain", "deal"):
+        for list_price in (False, True):
+            price = _price(rng)
+            html = _page(rng, _box(rng, price, version, idiom, list_price))
+            values = _values(template, html)
+            assert price in values, (version, list_price, price, values)
+            # No value of the other version's seeds.
+            assert deal_price not in values or deal_price == price, values
