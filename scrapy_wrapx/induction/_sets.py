@@ -510,7 +510,11 @@ def _as_parts(scratch: Scratch, instances: list[list[list[TNode]]]) -> list[TNod
     reference = max(instances, key=len)
     if len(reference) > MAX_ROLES:
         return None
-    named = _keyed_parts(instances, _ids) or _keyed_parts(instances, _heading)
+    named = (
+        _keyed_parts(instances, _ids)
+        or _keyed_parts(instances, _heading)
+        or _keyed_parts(instances, _inner_ids, recurring=True)
+    )
     shown, parts = (named, []) if named else _parts_by_shape(instances, reference)
     if shown is None:
         return None
@@ -606,14 +610,17 @@ def _distinct(
 
 
 def _keyed_parts(
-    instances: list[list[list[TNode]]], key: Callable[[list[TNode]], tuple[str, ...]]
+    instances: list[list[list[TNode]]],
+    key: Callable[[list[TNode]], tuple[str, ...]],
+    recurring: bool = False,
 ) -> list[list[list[TNode]]] | None:
     """Per part, its repetitions, where every repetition has a ``key`` of
     its own (its ids, :func:`_ids`, or its heading, :func:`_heading`),
     which no instance shows twice, in one order on all of them, most of
     them on more than one instance (a record's own id or title is on one
-    page only), and the keys differ in more than a number (``row1``,
-    ``row2``, "Review 1", "Review 2" number records); else None."""
+    page only), or with ``recurring`` all of them, and the keys differ in
+    more than a number (``row1``, ``row2``, "Review 1", "Review 2" number
+    records); else None."""
     keyed = []
     for reps in instances:
         keys = [key(rep) for rep in reps]
@@ -621,7 +628,8 @@ def _keyed_parts(
             return None
         keyed.append(keys)
     shows = Counter(part for keys in keyed for part in keys)
-    if len(shows) > MAX_ROLES or 2 * sum(count > 1 for count in shows.values()) < len(shows):
+    recur = sum(count > 1 for count in shows.values())
+    if len(shows) > MAX_ROLES or (recur < len(shows) if recurring else 2 * recur < len(shows)):
         return None
     order = _one_order(keyed)
     if order is None:
@@ -751,6 +759,31 @@ def _named_parts(instances: list[list[list[TNode]]]) -> bool:
             return False
         names.append(tuple(_DIGITS.sub("#", name) for name in ids))
     return len(set(names)) == len(names)
+
+
+#: How deep below a repetition's element :func:`_inner_ids` looks for an id.
+INNER_ID_DEPTH = 3
+
+
+def _inner_ids(hedge: list[TNode]) -> tuple[str, ...]:
+    """The first ``id`` on the chain of first children below each element
+    of ``hedge`` (:data:`INNER_ID_DEPTH` levels at most): a layout table's
+    rows are alike (``<tr><td valign=top>``), and what each holds says
+    which part of the page it is (``<div id=availability>``). Weaker than
+    a repetition's own id (a list's tabs hold links with ids of their
+    own, ``<li><a id=aa-series>``), so parts keyed so must each recur
+    (see :func:`_keyed_parts`): a tab one seed showed stays a record."""
+    found = []
+    for node in hedge:
+        for _ in range(INNER_ID_DEPTH):
+            if not isinstance(node, Elem) or not node.children:
+                break
+            node = node.children[0]
+            name = node.attrs.get("id") if isinstance(node, Elem) else None
+            if name:
+                found.append(name)
+                break
+    return tuple(found)
 
 
 def _ids(hedge: list[TNode]) -> tuple[str, ...]:
