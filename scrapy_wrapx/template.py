@@ -624,8 +624,11 @@ def latent_fields(template: Template) -> dict[int, str]:
     each name apart from every field and set name and unique among them
     but for *twins*: a latent text of the same base name and seed text as
     one before it is that one's copy in a block the seeds marked up in two
-    ways (wrapped on some, not on others), and shares its name."""
+    ways (wrapped on some, not on others), and shares its name; and but for
+    one in a version of a block named as a field of another version of it
+    (:func:`_version_field_names`), which is that field's datum."""
     used = set(template.field_names) | set(template.set_names)
+    shared = _version_field_names(template)
     names: dict[int, str] = {}
     #: The last counter tried per base: a menu's hundred items share one
     #: base, and trying every counter from 2 again each time is quadratic.
@@ -634,6 +637,9 @@ def latent_fields(template: Template) -> dict[int, str]:
     for node in template.nodes:
         if isinstance(node, Text) and node.latent:
             base = node.latent
+            if base in shared.get(node.uid, ()):
+                names[node.uid] = base
+                continue
             twin = twins.get((base, node.parts[0]))
             if twin is not None:
                 names[node.uid] = twin
@@ -646,6 +652,93 @@ def latent_fields(template: Template) -> dict[int, str]:
             used.add(name)
             names[node.uid] = twins[base, node.parts[0]] = name
     return names
+
+
+#: Most versions of a block in one place: versions are few; more look-alikes
+#: are rows alike by their tags (``<tr>`` without attributes), which their
+#: place and content tell apart.
+MAX_VERSIONS = 3
+#: How many first-child levels down :func:`_opening` looks.
+OPENING_DEPTH = 3
+
+
+def block_versions(root: TNode) -> list[tuple[Elem, ...]]:
+    """Optional elements next to each other in a hedge that look the same
+    on their own (tag and fixed attributes) but open differently (see
+    :func:`_opening`): versions of one block, ``<div id=price>`` around a
+    ``<div id=sale>`` on some seeds and around a ``<table>`` on others.
+    Extraction takes a page's block for the version that explains it
+    best, and induction names a datum the same in each version.
+
+    Only alternatives of one place: elements every page shows (a menu's
+    items, each its own link) are told apart by their place in the hedge,
+    and a page whose menu links changed still fits them."""
+    found: list[tuple[Elem, ...]] = []
+    for node in iter_nodes(root):
+        if isinstance(node, (Elem, Set)):
+            found.extend(_hedge_versions(node.children))
+    return found
+
+
+def _hedge_versions(items: list[TNode]) -> list[tuple[Elem, ...]]:
+    found: list[tuple[Elem, ...]] = []
+    run: list[Elem] = []
+    for item in [*items, None]:
+        if isinstance(item, Opt) and isinstance(item.child, Elem):
+            run.append(item.child)
+            continue
+        groups: dict[tuple[Any, ...], list[Elem]] = {}
+        for elem in run:
+            groups.setdefault(_look(elem), []).append(elem)
+        found.extend(
+            tuple(members)
+            for members in groups.values()
+            if 1 < len(members) <= MAX_VERSIONS and len({_opening(m) for m in members}) > 1
+        )
+        run = []
+    return found
+
+
+def _look(item: Elem) -> tuple[Any, ...]:
+    """What a shallow fit compares of an element: tag and fixed attributes."""
+    return (item.tag, tuple(sorted((k, v) for k, v in item.attrs.items() if v is not None)))
+
+
+def _opening(item: Elem) -> tuple[Any, ...]:
+    """The looks of the chain of first children below ``item`` while they
+    are elements every page shows, :data:`OPENING_DEPTH` at most: versions
+    of a block open differently (``<div id=sale>``, ``<table>``), where
+    optional parts alike at the top that differ further down are the
+    hedge's parse to tell apart."""
+    chain: list[tuple[Any, ...]] = []
+    while len(chain) < OPENING_DEPTH and item.children and isinstance(item.children[0], Elem):
+        item = item.children[0]
+        chain.append(_look(item))
+    return tuple(chain)
+
+
+def _version_field_names(template: Template) -> dict[int, set[str]]:
+    """For each node in a version of a block (see :func:`block_versions`),
+    the names of the fields of the block's other versions: a latent text
+    named as one of them is that field's datum where a page shows the
+    version whose every seed agreed on it (two seeds of one product)."""
+    fields: dict[int, str] = {}
+    for info in template.fields:
+        fields.setdefault(info.uid, info.name)
+    found: dict[int, set[str]] = {}
+    for versions in block_versions(template.root):
+        members = [[node.uid for node in iter_nodes(version)] for version in versions]
+        for index, uids in enumerate(members):
+            others = {
+                fields[uid]
+                for other, more in enumerate(members)
+                if other != index
+                for uid in more
+                if uid in fields
+            }
+            for uid in uids:
+                found.setdefault(uid, set()).update(others)
+    return found
 
 
 def enclosing_sets(root: TNode) -> dict[int, str]:

@@ -165,8 +165,10 @@ def _add_latent(facts: Compiled, env: Env, fields: Fields) -> None:
         value = value.lstrip(": \t\n").rstrip()
         if not value or env[uid] in facts.latent_neighbours[uid]:
             continue
-        # Twins share a name (see latent_fields): the first one found.
-        fields.setdefault(name, [value])
+        # Twins share a name (see latent_fields): the first one found; a
+        # field of another version of the block is empty on this page.
+        if not fields.get(name):
+            fields[name] = [value]
 
 
 def render(template: Template, extraction: Extraction) -> tuple[FormItem, ...]:

@@ -28,6 +28,7 @@ from scrapy_wrapx.template import (
     Template,
     Text,
     TNode,
+    block_versions,
     latent_fields,
 )
 
@@ -120,9 +121,11 @@ class Compiled:
         self.first: dict[int, tuple[frozenset[str], tuple[TNode, ...]]] = {}
         #: Per fully fixed text: its text.
         self.fixed_text: dict[int, str] = {}
-        #: Per optional element that a sibling alternative looks the same
-        #: as: the look-alikes (see :func:`_twins`).
-        self.twins: dict[int, tuple[Elem, ...]] = _twins(template)
+        #: Per version of a block (see
+        #: :func:`~scrapy_wrapx.template.block_versions`): all its versions.
+        self.twins: dict[int, tuple[Elem, ...]] = {
+            elem.uid: group for group in block_versions(template.root) for elem in group
+        }
         for node in template.nodes:
             if isinstance(node, Elem):
                 self._add_elem(node)
@@ -265,67 +268,6 @@ class Chrome:
             self.widths[uid:last],
             self.texts[first_text:last_text],
         )
-
-
-#: Most look-alikes in one place: versions of a block are few; more are
-#: rows alike by their tags (``<tr>`` without attributes), which their place
-#: and content tell apart.
-MAX_TWINS = 3
-#: How many first-child levels down :func:`_opening` looks.
-OPENING_DEPTH = 3
-
-
-def _twins(template: Template) -> dict[int, tuple[Elem, ...]]:
-    """Optional elements next to each other in a hedge that look the same
-    on their own (tag and fixed attributes) but open differently (see
-    :func:`_opening`): two versions of a wrapper,
-    ``<div id=price>`` around a ``<div id=sale>`` on some seeds and around
-    a ``<table>`` on others. A shallow fit would take either version, and
-    a page of the second matched against the first's content loses its
-    data; the matcher tells them apart (see :meth:`.Matcher.opens_as`).
-
-    Only alternatives of one place: elements every page shows (a menu's
-    items, each its own link) are told apart by their place in the hedge,
-    and a page whose menu links changed still fits them."""
-    twins: dict[int, tuple[Elem, ...]] = {}
-    for node in template.nodes:
-        if isinstance(node, (Elem, Set)):
-            _hedge_twins(node.children, twins)
-    return twins
-
-
-def _hedge_twins(items: list[TNode], twins: dict[int, tuple[Elem, ...]]) -> None:
-    run: list[Elem] = []
-    for item in [*items, None]:
-        if isinstance(item, Opt) and isinstance(item.child, Elem):
-            run.append(item.child)
-            continue
-        groups: dict[tuple[Any, ...], list[Elem]] = {}
-        for elem in run:
-            groups.setdefault(_look(elem), []).append(elem)
-        for members in groups.values():
-            if 1 < len(members) <= MAX_TWINS and len({_opening(m) for m in members}) > 1:
-                for member in members:
-                    twins[member.uid] = tuple(members)
-        run = []
-
-
-def _look(item: Elem) -> tuple[Any, ...]:
-    """What a shallow fit compares of an element: tag and fixed attributes."""
-    return (item.tag, tuple(sorted((k, v) for k, v in item.attrs.items() if v is not None)))
-
-
-def _opening(item: Elem) -> tuple[Any, ...]:
-    """The looks of the chain of first children below ``item`` while they
-    are elements every page shows, :data:`OPENING_DEPTH` at most: versions
-    of a block open differently (``<div id=sale>``, ``<table>``), where
-    optional parts alike at the top that differ further down are the
-    hedge's parse to tell apart."""
-    chain = []
-    while len(chain) < OPENING_DEPTH and item.children and isinstance(item.children[0], Elem):
-        item = item.children[0]
-        chain.append(_look(item))
-    return tuple(chain)
 
 
 def _fallbacks(template: Template) -> list[tuple[str, list[tuple[int, int]]]]:

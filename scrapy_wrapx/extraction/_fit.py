@@ -191,7 +191,7 @@ class Fits:
 
     def opens_as(self, t: Elem, node: Node) -> bool:
         """Whether ``node`` may be ``t`` rather than a look-alike of it in
-        its hedge (see :func:`._compiled._twins`): always here, where no
+        its hedge (see :func:`~scrapy_wrapx.template.block_versions`): always here, where no
         deep match can tell; :class:`.Matcher` decides."""
         return True
 

@@ -80,7 +80,7 @@ class Matcher(Fits):
 
     def opens_as(self, t: Elem, node: Node) -> bool:
         """Whether ``node`` is ``t`` rather than a look-alike of it in its
-        hedge (see :func:`._compiled._twins`): the look-alike that, matched
+        hedge (see :func:`~scrapy_wrapx.template.block_versions`): the look-alike that, matched
         deeply, explains most of ``node``'s leaves; where the best two
         explain as many, any of them, and the hedge's parse decides as for
         other items. Not the fewest misfits: a version that one seed

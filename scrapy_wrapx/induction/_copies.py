@@ -51,7 +51,9 @@ from scrapy_wrapx.template import (
     Set,
     Template,
     TNode,
+    block_versions,
     enclosing_sets,
+    iter_nodes,
 )
 
 #: A field's values on each seed page.
@@ -170,6 +172,55 @@ def copied_fields(template: Template, trees: Sequence[PageTree]) -> dict[str, st
         key=lambda info: (bool(inside.get(info.uid, "")), *_rank(info, info.uid in optional)),
     )
     return copies([info.name for info in ranked], values)
+
+
+def version_copies(template: Template) -> dict[str, str]:
+    """The fields of a later version of a block (see
+    :func:`~scrapy_wrapx.template.block_versions`) that are a field of its
+    first version, each mapped to that field: the same datum, which a page
+    shows in the one version or the other, is one field, whichever version
+    a page's block is (a price inside a deal wrapper on some pages and
+    bare on others is ``price`` on all of them). A field is the first
+    version's when it is of the same kind (text or attribute) and the one
+    field of its version with its label, else with its class words and
+    tags. Fields of lists, and versions inside a list, are left alone: a
+    dropped copy fills its field from the page's environment, where a
+    record's values are the record's."""
+    inside = enclosing_sets(template.root)
+    dropped: dict[str, str] = {}
+    for versions in block_versions(template.root):
+        fields = [_version_fields(template, version, inside) for version in versions]
+        first = fields[0]
+        for other in fields[1:]:
+            for key, info in other.items():
+                kept = first.get(key)
+                if kept is not None and kept.name != info.name:
+                    dropped[info.name] = kept.name
+    return dropped
+
+
+def _version_fields(
+    template: Template, version: Elem, inside: Mapping[int, str]
+) -> dict[tuple[str, ...], FieldInfo]:
+    """The fields of one version of a block by their keys: a label, or
+    class words and tags; a key two fields share keys neither."""
+    if inside.get(version.uid, ""):
+        return {}
+    uids = {node.uid for node in iter_nodes(version)}
+    keys: dict[tuple[str, ...], FieldInfo | None] = {}
+    for info in template.fields:
+        if info.uid not in uids or inside.get(info.uid, ""):
+            continue
+        kind = "text" if info.slot.isdigit() else info.slot
+        key: tuple[str, ...]
+        if label_name(info.label):
+            key = (kind, "label", label_name(info.label))
+        elif info.hint:
+            key = (kind, "hint", info.hint, info.path)
+        else:
+            continue
+        keys[key] = None if key in keys else info
+    return {key: info for key, info in keys.items() if info is not None}
 
 
 def note_copies(template: Template, copied: Mapping[str, str]) -> None:

@@ -29,7 +29,7 @@ from lxml import etree
 
 from scrapy_wrapx.dom import HEADINGS, PageTree, parse
 from scrapy_wrapx.extraction import remembering_matches
-from scrapy_wrapx.induction._copies import copied_fields, note_copies
+from scrapy_wrapx.induction._copies import copied_fields, note_copies, version_copies
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labelled import open_labelled_values
@@ -116,7 +116,9 @@ def _induce(trees: list[PageTree], previous: Template | None) -> Template:
     opened = cells | labelled
     columns = {info.name for info in template.fields if id(template.nodes[info.uid]) in opened}
     drop_fields(template, template_fields(template, trees, protected=columns))
-    copied = copied_fields(template, trees)
+    copied = version_copies(template)
+    for dropped, kept in copied_fields(template, trees).items():
+        copied.setdefault(dropped, copied.get(kept, kept))
     note_copies(template, copied)
     drop_fields(template, copied)
     assign_sets(template)
