@@ -307,3 +307,29 @@ def test_latent_texts_of_one_base_but_other_seed_texts_keep_names_of_their_own()
 def test_show_lists_a_latent_field_with_twins_once() -> None:
     lines = template_schema(_twin_template()).splitlines()
     assert [line.split()[1] for line in lines if "seeds:" in line] == ["team_info", "slogan"]
+
+
+SERIES = ["Aliens vs. Predator: Requiem", "Star Wars: A New Hope", "Mission: Impossible"]
+
+
+@pytest.mark.parametrize("shared", SERIES)
+def test_a_main_heading_with_a_colon_is_a_title_not_a_label(shared: str) -> None:
+    """Offers of one movie on every seed: the main heading every seed
+    shares is latent, and a title with a colon is no "Label: value": its
+    words name no field, and another page's title is kept whole."""
+    rng = random.Random(len(shared))
+
+    def page(title: str) -> str:
+        return (
+            f"<html><body><div class='menu'><a href='/'>Home</a></div><h1>{title}</h1>"
+            f"<p class='seller'>Seller: {rng.choice(PLAYERS)}</p>"
+            f"<p class='price'>${rng.randrange(5, 40)}.99</p><p>Footer</p></body></html>"
+        )
+
+    template = induce_template([page(shared) for _ in range(5)])
+    words = {word.lower().strip(".") for word in shared.replace(":", " ").split()}
+    for title in ("Alien: Resurrection", "Predator 2", shared.split(":")[0] + ": Part Two"):
+        fields = extract(template, page(title)).fields
+        holders = [name for name, values in fields.items() if title in values]
+        assert holders, (title, fields)
+        assert not any(set(name.split("_")) & words for name in holders), holders

@@ -151,7 +151,10 @@ class Compiled:
         #: to the label their text opens with, left out of a value that
         #: keeps it ("Team: " of "Team: Boston Celtics").
         self.latent = latent_fields(template)
-        self.latent_labels = {uid: _own_label(self.fixed_text[uid]) for uid in self.latent}
+        headed = _heading_texts(template)
+        self.latent_labels = {
+            uid: "" if uid in headed else _own_label(self.fixed_text[uid]) for uid in self.latent
+        }
         #: Per latent text, the seed texts of the latent ones around it in
         #: page order (:data:`LATENT_NEIGHBOURS` on each side): a page whose
         #: text there is one of them shows a menu with an item more or
@@ -304,6 +307,19 @@ def _place(template: Template, key: object) -> tuple[int, int] | None:
     if isinstance(node, Elem) and slot in node.variant_attrs:
         return int(uid), node.variant_attrs.index(slot)
     return None
+
+
+def _heading_texts(template: Template) -> set[int]:
+    """The uids of the texts right in a main heading (``<h1>``): it states
+    what the page is, no "Label: value" ("Aliens vs. Predator: Requiem" is
+    a title; see :func:`~scrapy_wrapx.induction._latent.latent_base`)."""
+    return {
+        child.uid
+        for node in template.nodes
+        if isinstance(node, Elem) and node.tag == "h1"
+        for child in node.children
+        if isinstance(child, Text)
+    }
 
 
 def _own_label(text: str) -> str:

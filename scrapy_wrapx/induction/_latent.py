@@ -49,8 +49,14 @@ def latent_base(value: str, label: str, chain: list[Elem]) -> str:
     >>> row, cell, span = Elem("tr", {}, []), Elem("td", {}, []), Elem("span", {}, [])
     >>> latent_base("Team: Boston Celtics", "", [h2]), latent_base("Boston", "", [div, row, cell, span])
     ('team', 'team_info_span')
+    >>> latent_base("Aliens vs. Predator: Requiem", "", [Elem("h1", {}, [])])
+    'heading'
+
     """
-    own = LATENT_LABEL.match(value)
+    tag = chain[-1].tag if chain else "text"
+    # The main heading states what the page is: "Aliens vs. Predator:
+    # Requiem" is a title, not a label and its value.
+    own = None if tag == "h1" else LATENT_LABEL.match(value)
     base = label_name(label) or (label_name(own.group()) if own else "")
     if base:
         return base
@@ -60,7 +66,6 @@ def latent_base(value: str, label: str, chain: list[Elem]) -> str:
     quantity = unit_quantity([[value]])
     if quantity:
         return quantity
-    tag = chain[-1].tag if chain else "text"
     if tag in HEADINGS:
         return "heading"
     words = ancestor_words(chain)
