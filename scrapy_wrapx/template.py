@@ -662,7 +662,7 @@ MAX_VERSIONS = 3
 OPENING_DEPTH = 3
 
 
-def block_versions(root: TNode) -> list[tuple[Elem, ...]]:
+def block_versions(root: TNode, lists: bool = False) -> list[tuple[Elem, ...]]:
     """Optional elements next to each other in a hedge that look the same
     on their own (tag and fixed attributes) but open differently (see
     :func:`_opening`): versions of one block, ``<div id=price>`` around a
@@ -672,12 +672,30 @@ def block_versions(root: TNode) -> list[tuple[Elem, ...]]:
 
     Only alternatives of one place: elements every page shows (a menu's
     items, each its own link) are told apart by their place in the hedge,
-    and a page whose menu links changed still fits them."""
+    and a page whose menu links changed still fits them. And only outside
+    lists, unless ``lists``: the alternatives of a record are the kinds of
+    records (a credits table's heading rows and person rows), each seen
+    on many records."""
     found: list[tuple[Elem, ...]] = []
-    for node in iter_nodes(root):
-        if isinstance(node, (Elem, Set)):
+    stack: list[TNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Elem) or (lists and isinstance(node, Set)):
             found.extend(_hedge_versions(node.children))
+            stack.extend(node.children)
+        elif isinstance(node, Opt):
+            stack.append(node.child)
     return found
+
+
+def opening_elements(item: Elem) -> list[Elem]:
+    """The chain of first children below ``item`` while they are elements
+    every page shows, :data:`OPENING_DEPTH` at most (see :func:`_opening`)."""
+    chain: list[Elem] = []
+    while len(chain) < OPENING_DEPTH and item.children and isinstance(item.children[0], Elem):
+        item = item.children[0]
+        chain.append(item)
+    return chain
 
 
 def _hedge_versions(items: list[TNode]) -> list[tuple[Elem, ...]]:
@@ -705,16 +723,11 @@ def _look(item: Elem) -> tuple[Any, ...]:
 
 
 def _opening(item: Elem) -> tuple[Any, ...]:
-    """The looks of the chain of first children below ``item`` while they
-    are elements every page shows, :data:`OPENING_DEPTH` at most: versions
-    of a block open differently (``<div id=sale>``, ``<table>``), where
-    optional parts alike at the top that differ further down are the
-    hedge's parse to tell apart."""
-    chain: list[tuple[Any, ...]] = []
-    while len(chain) < OPENING_DEPTH and item.children and isinstance(item.children[0], Elem):
-        item = item.children[0]
-        chain.append(_look(item))
-    return tuple(chain)
+    """The looks of :func:`opening_elements`: versions of a block open
+    differently (``<div id=sale>``, ``<table>``), where optional parts
+    alike at the top that differ further down are the hedge's parse to
+    tell apart."""
+    return tuple(_look(elem) for elem in opening_elements(item))
 
 
 def _version_field_names(template: Template) -> dict[int, set[str]]:

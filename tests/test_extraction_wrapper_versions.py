@@ -10,6 +10,9 @@ field, whichever version a page's box is."""
 from __future__ import annotations
 
 import random
+import sys
+from types import FrameType
+from typing import Any
 
 import pytest
 
@@ -95,3 +98,48 @@ def test_a_page_takes_the_version_that_explains_it_and_one_field_its_price(
             names.add(tuple(_holders(template, html, price)))
     # One field holds the price, whichever version a page shows.
     assert len(names) == 1, names
+
+
+def _offers_page(rng: random.Random, count: int) -> tuple[str, list[str]]:
+    """A list of offers, each a price box of either version."""
+    prices = [_price(rng) for _ in range(count)]
+    boxes = "".join(
+        f"<li class='offer'><a href='/o/{rng.randrange(10**5)}'>{rng.choice(WORDS)}</a>"
+        f"{_box(rng, price, rng.choice(['deal', 'plain']), 'table', True)}</li>"
+        for price in prices
+    )
+    return _page(rng, f"<ul class='offers'>{boxes}</ul>"), prices
+
+
+def _trials(template: object, html: str) -> int:
+    """How many times extraction matched a page node as one version of a
+    block to tell versions apart (a profiler hook: deterministic)."""
+    count = 0
+
+    def hook(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal count
+        if event == "call" and frame.f_code.co_name == "_trial":
+            count += 1
+
+    sys.setprofile(hook)
+    try:
+        extract(template, html)  # type: ignore[arg-type]
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_records_are_told_apart_by_how_they_open_not_matched_as_each_version(seed: int) -> None:
+    """In a list, each record's box goes to the version it opens as,
+    without being matched as every version (which would multiply a long
+    list's cost), and every price is still found."""
+    rng = random.Random(seed)
+    template = induce_template([_offers_page(rng, rng.randint(3, 6))[0] for _ in range(5)])
+    html, prices = _offers_page(rng, 40)
+    assert _trials(template, html) == 0
+    assert set(prices) <= set(_values(template, html))
+    # Versions of a block outside lists are still matched as each.
+    deal = _page(rng, _box(rng, _price(rng), "deal", "table", True))
+    seeds = [_page(rng, _box(rng, _price(rng), v, "table", True)) for v in ("deal", "plain") * 2]
+    assert _trials(induce_template([*seeds, deal]), deal) > 0

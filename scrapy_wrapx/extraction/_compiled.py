@@ -30,6 +30,7 @@ from scrapy_wrapx.template import (
     TNode,
     block_versions,
     latent_fields,
+    opening_elements,
 )
 
 #: The environment a match fills, keyed by template node ``uid`` (see
@@ -122,9 +123,17 @@ class Compiled:
         #: Per fully fixed text: its text.
         self.fixed_text: dict[int, str] = {}
         #: Per version of a block (see
-        #: :func:`~scrapy_wrapx.template.block_versions`): all its versions.
+        #: :func:`~scrapy_wrapx.template.block_versions`): all its versions;
+        #: ``listed``: the versions in a list's records, and per version in
+        #: one, the elements it opens with.
         self.twins: dict[int, tuple[Elem, ...]] = {
-            elem.uid: group for group in block_versions(template.root) for elem in group
+            elem.uid: group for group in block_versions(template.root, lists=True) for elem in group
+        }
+        alone = {elem.uid for group in block_versions(template.root) for elem in group}
+        self.listed: dict[int, list[Elem]] = {
+            uid: opening_elements(group[group.index(template.nodes[uid])])
+            for uid, group in self.twins.items()
+            if uid not in alone
         }
         for node in template.nodes:
             if isinstance(node, Elem):

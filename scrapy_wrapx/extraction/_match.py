@@ -53,11 +53,29 @@ class Matcher(Fits):
         #: The look-alike a page node is (see :meth:`opens_as`), by group
         #: of look-alikes and page node; -1 for any of them.
         self.twin_memo: dict[tuple[int, int], int] = {}
+        #: Matches of a page node as each version of a block (see
+        #: :meth:`_trial`): ``(uid, node index)`` to ``(weight,
+        #: environment, misfits, explained, hits)``.
+        self.tried: dict[tuple[int, int], tuple[float, Env, int, int, int]] = {}
 
     # -- deep matching, one visit per page node ----------------------------
 
     def elem(self, t: Elem, node: Node, env: Env) -> float:
         """Match and extract ``node`` as ``t``; the weight matched."""
+        uid = t.uid
+        if uid in self.c.twins:
+            tried = self.tried.get((uid, node.index))
+            if tried is not None:
+                # Matched already, to tell versions apart (see opens_as).
+                weight, kept, misfits, explained, hits = tried
+                self.misfits += misfits
+                self.explained += explained
+                self.hits += hits
+                env.update(kept)
+                return weight
+        return self._elem(t, node, env)
+
+    def _elem(self, t: Elem, node: Node, env: Env) -> float:
         uid = t.uid
         names, sigs, plan, tags = self.c.elems[uid]
         element = node.element
@@ -87,13 +105,18 @@ class Matcher(Fits):
         showed has its texts fixed, and they differ on every other page
         (its latent data, see :mod:`scrapy_wrapx.induction._latent`).
         Look-alikes are few, and each page node is tried once against
-        each of them."""
+        each of them. In a list's records, where that would be done record
+        after record, the one version ``node`` opens as takes it, if one
+        alone."""
         group = self.c.twins.get(t.uid)
         if group is None:
             return True
         key = (id(group), node.index)
         chosen = self.twin_memo.get(key)
-        if chosen is None:
+        if chosen is None and t.uid in self.c.listed:
+            opening = [twin.uid for twin in group if self._opens(self.c.listed[twin.uid], node)]
+            chosen = self.twin_memo[key] = opening[0] if len(opening) == 1 else -1
+        elif chosen is None:
             ranks = sorted(
                 (self._trial(twin, node), -index, twin.uid)
                 for index, twin in enumerate(group)
@@ -103,12 +126,29 @@ class Matcher(Fits):
             chosen = self.twin_memo[key] = -1 if tied else ranks[-1][2]
         return chosen in (-1, t.uid)
 
+    def _opens(self, chain: list[Elem], node: Node) -> bool:
+        """Whether ``node`` opens with elements that look like ``chain``."""
+        for item in chain:
+            if not node.children or not self._looks(item, node.children[0]):
+                return False
+            node = node.children[0]
+        return True
+
     def _trial(self, t: Elem, node: Node) -> int:
         """How many of ``node``'s leaves matching it as ``t`` explains,
-        leaving the match's counts as they were."""
+        leaving the match's counts as they were; the match is kept for
+        :meth:`elem` to take if ``t`` is the version chosen."""
         state = (self.misfits, self.explained, self.hits)
-        self.elem(t, node, {})
+        local: Env = {}
+        weight = self._elem(t, node, local)
         found = self.explained - state[1]
+        self.tried[t.uid, node.index] = (
+            weight,
+            local,
+            self.misfits - state[0],
+            found,
+            self.hits - state[2],
+        )
         self.misfits, self.explained, self.hits = state
         return found
 
