@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
+_PARSER = lxml_html.HTMLParser(encoding="utf-8")
+
 __all__ = ["LEVELS", "Level", "redesign"]
 
 
@@ -74,7 +76,9 @@ def redesign(html: str, level: str, seed: int = 0, keep: frozenset[str] = frozen
         raise ValueError(f"Unknown redesign level: {level!r}")
     plan = LEVELS[level]
     rng = random.Random(f"redesign2/{seed}")
-    document = lxml_html.document_fromstring(html)
+    # Bytes: lxml refuses text that carries an XML declaration
+    # (``<?xml version="1.0" encoding="UTF-8"?>``), as some pages do.
+    document = lxml_html.document_fromstring(html.encode("utf-8"), parser=_PARSER)
     body = document.find("body")
     if body is None:
         return html

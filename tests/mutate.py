@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
+_PARSER = lxml_html.HTMLParser(encoding="utf-8")
+
 __all__ = [
     "LOOKALIKE_TAGS",
     "SEVERITIES",
@@ -102,7 +104,9 @@ def mutate(html: str, severity: str, seed: int = 0) -> str:
         raise ValueError(f"Unknown mutation severity: {severity!r}")
     plan = SEVERITIES[severity]
     rng = random.Random(seed)
-    document = lxml_html.document_fromstring(html)
+    # Bytes: lxml refuses text that carries an XML declaration
+    # (``<?xml version="1.0" encoding="UTF-8"?>``), as some pages do.
+    document = lxml_html.document_fromstring(html.encode("utf-8"), parser=_PARSER)
     body = document.find("body")
     if body is None:
         return html
