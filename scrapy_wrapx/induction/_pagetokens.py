@@ -213,7 +213,8 @@ def template_fields(
     with no value on any seed (their only values were ``javascript:``
     links). An image field is template when every seed shows the same
     images, however many times each: a spacer or a bullet in each row of
-    a list whose rows vary in number.
+    a list whose rows vary in number. So is a button's label that takes a
+    few values (:func:`_control_labels`): "Add To Cart" on every card.
 
     A ``protected`` field (a table's cell, a labelled value: data even
     where every seed agrees) is template only in a menu of links
@@ -229,6 +230,7 @@ def template_fields(
     images = _image_fields(template)
     per_page = [(tree, extract(template, tree).fields) for tree in trees]
     paging = _paging_fields(template, per_page, links)
+    controls = _control_labels(template, [fields for _, fields in per_page])
     seen: dict[str, tuple[str, ...] | None] = {}
     shown: Counter[str] = Counter()
     for tree, fields in per_page:
@@ -243,11 +245,17 @@ def template_fields(
     # A field no seed gave a value (a link that only ever runs a script)
     # is no field either.
     empty = [info.name for info in template.fields if info.name not in seen]
-    found = empty + [
-        name
-        for name, values in seen.items()
-        if values and shown[name] >= _least_seeds(name, links | paging, labelled, len(trees))
-    ]
+    found = (
+        empty
+        + sorted(controls)
+        + [
+            name
+            for name, values in seen.items()
+            if name not in controls
+            and values
+            and shown[name] >= _least_seeds(name, links | paging, labelled, len(trees))
+        ]
+    )
     protected = set(protected)
     if protected:
         menus = _link_menus(template, seen, set(found))
@@ -469,6 +477,70 @@ def _attribute_fields(template: Template, attribute: str, tags: frozenset[str]) 
         for info in template.fields
         if info.slot == attribute and getattr(template.nodes[info.uid], "tag", "") in tags
     }
+
+
+#: Most distinct labels a button shows over the seeds for them to be the
+#: site's words for its actions ("Add To Cart", "Preorder"), not data.
+MAX_CONTROL_LABELS = 3
+#: Class words that say an element is a button.
+_BUTTON_WORDS = frozenset({"button", "btn"})
+_CLASS_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+#: How far above a text a button may be: the text, its element, and a
+#: styling element or two between them (``<a class=button><span>``).
+CONTROL_DEPTH = 3
+
+
+def _control_labels(template: Template, per_page: Sequence[dict[str, list[str]]]) -> set[str]:
+    """The text fields that are a button's label: the text is in a
+    ``<button>``, or in an element whose class words say it is one
+    (``small-add-save-button``, ``btnBuy``), at most :data:`CONTROL_DEPTH`
+    levels up, and the seeds show at most :data:`MAX_CONTROL_LABELS`
+    distinct labels there, words only. A button's label is the site's word
+    for an action, repeated on every card of a list, not the card's data;
+    a number on a button ("Save 33%", "$12.99") is the page's."""
+    buttons = {
+        uid
+        for uid, chain in _text_chains(template.root).items()
+        if any(_button(elem) for elem in chain[-CONTROL_DEPTH:])
+    }
+    labels: dict[str, set[str]] = {}
+    for info in template.fields:
+        if info.uid in buttons and info.slot.isdigit():
+            labels[info.name] = set()
+    for fields in per_page:
+        for name, found in labels.items():
+            found.update(fields.get(name, ()))
+    return {
+        name
+        for name, found in labels.items()
+        if 0 < len(found) <= MAX_CONTROL_LABELS
+        and not any(char.isdigit() for label in found for char in label)
+    }
+
+
+def _button(elem: Elem) -> bool:
+    if elem.tag == "button" or input_type(elem) in ("submit", "button"):
+        return True
+    classes = elem.attrs.get("class") or ""
+    return any(word.lower() in _BUTTON_WORDS for word in _CLASS_WORD.findall(classes))
+
+
+def _text_chains(root: TNode) -> dict[int, list[Elem]]:
+    """Per text of the template (by uid), the elements above it."""
+    chains: dict[int, list[Elem]] = {}
+    stack: list[tuple[TNode, list[Elem]]] = [(root, [])]
+    while stack:
+        node, chain = stack.pop()
+        if isinstance(node, Text):
+            chains[node.uid] = chain
+        elif isinstance(node, Elem):
+            inner = [*chain, node]
+            stack.extend((child, inner) for child in node.children)
+        elif isinstance(node, Set):
+            stack.extend((child, chain) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, chain))
+    return chains
 
 
 def _hidden_fields(template: Template) -> dict[str, bool]:
