@@ -123,17 +123,19 @@ class Compiled:
         #: Per fully fixed text: its text.
         self.fixed_text: dict[int, str] = {}
         #: Per version of a block (see
-        #: :func:`~scrapy_wrapx.template.block_versions`): all its versions;
-        #: ``listed``: the versions in a list's records, and per version in
-        #: one, the elements it opens with.
-        self.twins: dict[int, tuple[Elem, ...]] = {
-            elem.uid: group for group in block_versions(template.root, lists=True) for elem in group
+        #: :func:`~scrapy_wrapx.template.block_versions`): all the block's
+        #: versions; and per version in a list's records, the elements it
+        #: opens with (see :meth:`.Matcher.opens_as`).
+        groups = block_versions(template.root, lists=True)
+        self.versions: dict[int, tuple[Elem, ...]] = {
+            elem.uid: group for group in groups for elem in group
         }
         alone = {elem.uid for group in block_versions(template.root) for elem in group}
-        self.listed: dict[int, list[Elem]] = {
-            uid: opening_elements(group[group.index(template.nodes[uid])])
-            for uid, group in self.twins.items()
-            if uid not in alone
+        self.openings: dict[int, list[Elem]] = {
+            elem.uid: opening_elements(elem)
+            for group in groups
+            for elem in group
+            if elem.uid not in alone
         }
         for node in template.nodes:
             if isinstance(node, Elem):

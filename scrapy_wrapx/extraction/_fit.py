@@ -163,7 +163,7 @@ class Fits:
         if not self._looks(t, node):
             return False
         uid = t.uid
-        if uid in self.c.twins and not self.opens_as(t, node):
+        if uid in self.c.versions and not self.opens_as(t, node):
             return False
         anchor = self.c.anchor[uid]
         if anchor is not None:
@@ -190,9 +190,9 @@ class Fits:
         return len(attrib) <= len(t.attrs) and self.c.attr_names[uid].issuperset(attrib.keys())
 
     def opens_as(self, t: Elem, node: Node) -> bool:
-        """Whether ``node`` may be ``t`` rather than a look-alike of it in
-        its hedge (see :func:`~scrapy_wrapx.template.block_versions`): always here, where no
-        deep match can tell; :class:`.Matcher` decides."""
+        """Whether ``node`` may be ``t`` rather than another version of its
+        block (see :func:`~scrapy_wrapx.template.block_versions`): always
+        here, where no deep match can tell; :class:`.Matcher` decides."""
         return True
 
     def _state_class(self, fixed: str, found: str | None) -> bool:

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 #: What aligning a page element with a template element of its tag earns on
 #: top of the weight it matched: alone when it does not fit shallowly (its
 #: attributes changed), so the alignment still takes it and its data; half
-#: of it where a look-alike of the template element explains the page
-#: element better (see :meth:`.Matcher.opens_as`), so the look-alike takes it.
+#: of it where another version of the template element's block explains
+#: the page element better (see :meth:`.Matcher.opens_as`), so that one
+#: takes it.
 TAG_GAIN = 0.5
 #: What a page text that fits a template text's tokens earns.
 TEXT_GAIN = 1.0

@@ -50,9 +50,9 @@ class Matcher(Fits):
         #: (see :meth:`hedge`): ``(items, owner index, start, end)`` to
         #: ``(items, weight, environment, misfits, explained, hits)``.
         self.hedges: dict[tuple[int, int, int, int], tuple[Any, ...]] = {}
-        #: The look-alike a page node is (see :meth:`opens_as`), by group
-        #: of look-alikes and page node; -1 for any of them.
-        self.twin_memo: dict[tuple[int, int], int] = {}
+        #: The version of a block a page node is (see :meth:`opens_as`), by
+        #: group of versions and page node; -1 for any of them.
+        self.version_memo: dict[tuple[int, int], int] = {}
         #: Matches of a page node as each version of a block (see
         #: :meth:`_trial`): ``(uid, node index)`` to ``(weight,
         #: environment, misfits, explained, hits)``.
@@ -63,7 +63,7 @@ class Matcher(Fits):
     def elem(self, t: Elem, node: Node, env: Env) -> float:
         """Match and extract ``node`` as ``t``; the weight matched."""
         uid = t.uid
-        if uid in self.c.twins:
+        if uid in self.c.versions:
             tried = self.tried.get((uid, node.index))
             if tried is not None:
                 # Matched already, to tell versions apart (see opens_as).
@@ -97,33 +97,33 @@ class Matcher(Fits):
         return 1.0 + self.hedge(t.children, plan, tags, node, 0, len(children), env)
 
     def opens_as(self, t: Elem, node: Node) -> bool:
-        """Whether ``node`` is ``t`` rather than a look-alike of it in its
-        hedge (see :func:`~scrapy_wrapx.template.block_versions`): the look-alike that, matched
-        deeply, explains most of ``node``'s leaves; where the best two
-        explain as many, any of them, and the hedge's parse decides as for
-        other items. Not the fewest misfits: a version that one seed
-        showed has its texts fixed, and they differ on every other page
-        (its latent data, see :mod:`scrapy_wrapx.induction._latent`).
-        Look-alikes are few, and each page node is tried once against
-        each of them. In a list's records, where that would be done record
-        after record, the one version ``node`` opens as takes it, if one
-        alone."""
-        group = self.c.twins.get(t.uid)
+        """Whether ``node`` is ``t`` rather than another version of its
+        block (see :func:`~scrapy_wrapx.template.block_versions`): the
+        version that, matched deeply, explains most of ``node``'s leaves;
+        where the best two explain as many, any of them, and the hedge's
+        parse decides as for other items. Not the fewest misfits: a
+        version one seed showed has its texts fixed, and they differ on
+        every other page (its latent data, see
+        :mod:`scrapy_wrapx.induction._latent`). Versions are few, and each
+        page node is matched once as each of them. In a list's records,
+        where that would be done record after record, the one version
+        ``node`` opens as takes it, if one alone."""
+        group = self.c.versions.get(t.uid)
         if group is None:
             return True
         key = (id(group), node.index)
-        chosen = self.twin_memo.get(key)
-        if chosen is None and t.uid in self.c.listed:
-            opening = [twin.uid for twin in group if self._opens(self.c.listed[twin.uid], node)]
-            chosen = self.twin_memo[key] = opening[0] if len(opening) == 1 else -1
+        chosen = self.version_memo.get(key)
+        if chosen is None and t.uid in self.c.openings:
+            opening = [v.uid for v in group if self._opens(self.c.openings[v.uid], node)]
+            chosen = self.version_memo[key] = opening[0] if len(opening) == 1 else -1
         elif chosen is None:
             ranks = sorted(
-                (self._trial(twin, node), -index, twin.uid)
-                for index, twin in enumerate(group)
-                if self._looks(twin, node)
+                (self._trial(version, node), version.uid)
+                for version in group
+                if self._looks(version, node)
             )
             tied = len(ranks) < 2 or ranks[-1][0] == ranks[-2][0]
-            chosen = self.twin_memo[key] = -1 if tied else ranks[-1][2]
+            chosen = self.version_memo[key] = -1 if tied else ranks[-1][1]
         return chosen in (-1, t.uid)
 
     def _opens(self, chain: list[Elem], node: Node) -> bool:
