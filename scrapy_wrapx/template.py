@@ -662,7 +662,7 @@ MAX_VERSIONS = 3
 OPENING_DEPTH = 3
 
 
-def block_versions(root: TNode, lists: bool = False) -> list[tuple[Elem, ...]]:
+def block_versions(root: TNode) -> list[tuple[Elem, ...]]:
     """Optional elements next to each other in a hedge that look the same
     on their own (tag and fixed attributes) but open differently (see
     :func:`_opening`): versions of one block, ``<div id=price>`` around a
@@ -670,22 +670,45 @@ def block_versions(root: TNode, lists: bool = False) -> list[tuple[Elem, ...]]:
     Extraction takes a page's block for the version that explains it
     best, and induction names a datum the same in each version.
 
-    Only alternatives of one place: elements every page shows (a menu's
-    items, each its own link) are told apart by their place in the hedge,
+    Only alternatives of one place, nothing between them: elements every
+    page shows (a menu's items, each its own link), or optional ones with
+    another part between them, are told apart by their place in the hedge,
     and a page whose menu links changed still fits them. And only outside
-    lists, unless ``lists``: the alternatives of a record are the kinds of
-    records (a credits table's heading rows and person rows), each seen
-    on many records."""
+    lists: the alternatives of a record are the kinds of records (a
+    credits table's heading rows and person rows), each seen on many
+    records, which the list's parse tells apart; matching every record as
+    each kind would multiply a long list's cost."""
     found: list[tuple[Elem, ...]] = []
     stack: list[TNode] = [root]
     while stack:
         node = stack.pop()
-        if isinstance(node, Elem) or (lists and isinstance(node, Set)):
+        if isinstance(node, Elem):
             found.extend(_hedge_versions(node.children))
             stack.extend(node.children)
         elif isinstance(node, Opt):
             stack.append(node.child)
     return found
+
+
+def _hedge_versions(items: list[TNode]) -> list[tuple[Elem, ...]]:
+    """The runs of optional elements next to each other in ``items`` that
+    look the same, where they open differently."""
+    found: list[tuple[Elem, ...]] = []
+    run: list[Elem] = []
+    for item in [*items, None]:
+        head = item.child if isinstance(item, Opt) and isinstance(item.child, Elem) else None
+        if head is not None and run and _look(head) == _look(run[0]):
+            run.append(head)
+            continue
+        if 1 < len(run) <= MAX_VERSIONS and len({_opening(m) for m in run}) > 1:
+            found.append(tuple(run))
+        run = [head] if head is not None else []
+    return found
+
+
+def _look(item: Elem) -> tuple[Any, ...]:
+    """What a shallow fit compares of an element: tag and fixed attributes."""
+    return (item.tag, tuple(sorted((k, v) for k, v in item.attrs.items() if v is not None)))
 
 
 def opening_elements(item: Elem) -> list[Elem]:
@@ -698,35 +721,12 @@ def opening_elements(item: Elem) -> list[Elem]:
     return chain
 
 
-def _hedge_versions(items: list[TNode]) -> list[tuple[Elem, ...]]:
-    found: list[tuple[Elem, ...]] = []
-    run: list[Elem] = []
-    for item in [*items, None]:
-        if isinstance(item, Opt) and isinstance(item.child, Elem):
-            run.append(item.child)
-            continue
-        groups: dict[tuple[Any, ...], list[Elem]] = {}
-        for elem in run:
-            groups.setdefault(_look(elem), []).append(elem)
-        found.extend(
-            tuple(members)
-            for members in groups.values()
-            if 1 < len(members) <= MAX_VERSIONS and len({_opening(m) for m in members}) > 1
-        )
-        run = []
-    return found
-
-
-def _look(item: Elem) -> tuple[Any, ...]:
-    """What a shallow fit compares of an element: tag and fixed attributes."""
-    return (item.tag, tuple(sorted((k, v) for k, v in item.attrs.items() if v is not None)))
-
-
 def _opening(item: Elem) -> tuple[Any, ...]:
-    """The looks of :func:`opening_elements`: versions of a block open
-    differently (``<div id=sale>``, ``<table>``), where optional parts
-    alike at the top that differ further down are the hedge's parse to
-    tell apart."""
+    """The looks of the chain of first children below ``item`` while they
+    are elements every page shows, :data:`OPENING_DEPTH` at most: versions
+    of a block open differently (``<div id=sale>``, ``<table>``), where
+    optional parts alike at the top that differ further down are the
+    hedge's parse to tell apart."""
     return tuple(_look(elem) for elem in opening_elements(item))
 
 

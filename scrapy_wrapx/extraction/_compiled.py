@@ -124,19 +124,12 @@ class Compiled:
         self.fixed_text: dict[int, str] = {}
         #: Per version of a block (see
         #: :func:`~scrapy_wrapx.template.block_versions`): all the block's
-        #: versions; and per version in a list's records, the elements it
-        #: opens with (see :meth:`.Matcher.opens_as`).
-        groups = block_versions(template.root, lists=True)
+        #: versions, and the elements each opens with.
+        groups = block_versions(template.root)
         self.versions: dict[int, tuple[Elem, ...]] = {
             elem.uid: group for group in groups for elem in group
         }
-        alone = {elem.uid for group in block_versions(template.root) for elem in group}
-        self.openings: dict[int, list[Elem]] = {
-            elem.uid: opening_elements(elem)
-            for group in groups
-            for elem in group
-            if elem.uid not in alone
-        }
+        self.openings = {elem.uid: opening_elements(elem) for group in groups for elem in group}
         for node in template.nodes:
             if isinstance(node, Elem):
                 self._add_elem(node)

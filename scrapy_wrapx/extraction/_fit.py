@@ -144,6 +144,9 @@ class Fits:
 
     def __init__(self, compiled: Compiled, tree: PageTree) -> None:
         self.c = compiled
+        #: The compiled template's versions of blocks (read for every
+        #: shallow fit that looks right, so kept at hand).
+        self.versions = compiled.versions
         self.nodes = tree.nodes
         self.leaves = tree.leaves
         self.ends_memo: dict[tuple[int, int, int], frozenset[int]] = {}
@@ -160,10 +163,17 @@ class Fits:
         self.misfits = 0
 
     def shallow(self, t: Elem, node: Node) -> bool:
-        if not self._looks(t, node):
+        if node.tag != t.tag:
             return False
         uid = t.uid
-        if uid in self.c.versions and not self.opens_as(t, node):
+        attrib = node.element.attrib
+        for name, value in self.c.fixed_attrs[uid]:
+            found = attrib.get(name)
+            if found != value and not (name == "class" and self._state_class(value, found)):
+                return False
+        if len(attrib) > len(t.attrs) or not self.c.attr_names[uid].issuperset(attrib.keys()):
+            return False
+        if uid in self.versions and not self.opens_as(t, node):
             return False
         anchor = self.c.anchor[uid]
         if anchor is not None:
@@ -178,7 +188,9 @@ class Fits:
         return True
 
     def _looks(self, t: Elem, node: Node) -> bool:
-        """Whether ``node`` has ``t``'s tag and attributes."""
+        """Whether ``node`` has ``t``'s tag and attributes: a shallow fit
+        but for what the element opens with (:meth:`shallow` checks the
+        same inline, called as it is for nearly every page element)."""
         if node.tag != t.tag:
             return False
         uid = t.uid

@@ -63,7 +63,7 @@ class Matcher(Fits):
     def elem(self, t: Elem, node: Node, env: Env) -> float:
         """Match and extract ``node`` as ``t``; the weight matched."""
         uid = t.uid
-        if uid in self.c.versions:
+        if self.tried:
             tried = self.tried.get((uid, node.index))
             if tried is not None:
                 # Matched already, to tell versions apart (see opens_as).
@@ -73,10 +73,6 @@ class Matcher(Fits):
                 self.hits += hits
                 env.update(kept)
                 return weight
-        return self._elem(t, node, env)
-
-    def _elem(self, t: Elem, node: Node, env: Env) -> float:
-        uid = t.uid
         names, sigs, plan, tags = self.c.elems[uid]
         element = node.element
         if (sigs and digest(element) in sigs) or self._chrome(uid, node, env):
@@ -98,33 +94,58 @@ class Matcher(Fits):
 
     def opens_as(self, t: Elem, node: Node) -> bool:
         """Whether ``node`` is ``t`` rather than another version of its
-        block (see :func:`~scrapy_wrapx.template.block_versions`): the
-        version that, matched deeply, explains most of ``node``'s leaves;
-        where the best two explain as many, any of them, and the hedge's
-        parse decides as for other items. Not the fewest misfits: a
-        version one seed showed has its texts fixed, and they differ on
-        every other page (its latent data, see
-        :mod:`scrapy_wrapx.induction._latent`). Versions are few, and each
-        page node is matched once as each of them. In a list's records,
-        where that would be done record after record, the one version
-        ``node`` opens as takes it, if one alone."""
+        block (see :func:`~scrapy_wrapx.template.block_versions`): decided
+        once per page node (:meth:`_version_of`)."""
         group = self.c.versions.get(t.uid)
         if group is None:
             return True
         key = (id(group), node.index)
         chosen = self.version_memo.get(key)
-        if chosen is None and t.uid in self.c.openings:
-            opening = [v.uid for v in group if self._opens(self.c.openings[v.uid], node)]
-            chosen = self.version_memo[key] = opening[0] if len(opening) == 1 else -1
-        elif chosen is None:
-            ranks = sorted(
-                (self._trial(version, node), version.uid)
-                for version in group
-                if self._looks(version, node)
-            )
-            tied = len(ranks) < 2 or ranks[-1][0] == ranks[-2][0]
-            chosen = self.version_memo[key] = -1 if tied else ranks[-1][1]
+        if chosen is None:
+            chosen = self.version_memo[key] = self._version_of(group, node)
         return chosen in (-1, t.uid)
+
+    def _version_of(self, group: tuple[Elem, ...], node: Node) -> int:
+        """The uid of the version of a block ``node`` is, -1 for any: the
+        one ``node`` is exactly (a fixed subtree's digest, chrome's shape);
+        any, where ``node`` opens as none of them or has a look-alike
+        sibling (a page showing two versions side by side, in their places
+        in the hedge); else the first that,
+        matched deeply, fits it all, else the one that explains most of
+        ``node``'s leaves; where the best two explain as many, any of them,
+        and the hedge's parse decides as for other items. Not the fewest
+        misfits: a version one seed showed has its texts fixed, and they
+        differ on every other page (its latent data, see
+        :mod:`scrapy_wrapx.induction._latent`). Versions are few, and none
+        is in a list's records, where this would be done record after
+        record (see :func:`~scrapy_wrapx.template.block_versions`)."""
+        found = None  # the digest of ``node``, once one version asks
+        for version in group:
+            sigs = self.c.elems[version.uid][1]
+            if sigs and found is None:
+                found = digest(node.element)
+            if (sigs and found in sigs) or self._chrome(version.uid, node, {}):
+                return version.uid
+        if not any(self._opens(self.c.openings[version.uid], node) for version in group):
+            return -1  # it opens as none of them: no version is more it than another
+        parent = node.parent
+        if (
+            parent is not None
+            and sum(self._looks(group[0], child) for child in parent.children) > 1
+        ):
+            return -1  # the versions side by side: their places tell them apart
+        leaves = node.last_leaf - node.first_leaf + 1 if node.first_leaf >= 0 else 0
+        ranks = []
+        for version in group:
+            if self._looks(version, node):
+                explained, misfits = self._trial(version, node)
+                if explained == leaves and not misfits:
+                    return version.uid  # it fits all of ``node``: no other can do better
+                ranks.append((explained, version.uid))
+        ranks.sort()
+        if len(ranks) < 2 or ranks[-1][0] == ranks[-2][0]:
+            return -1
+        return ranks[-1][1]
 
     def _opens(self, chain: list[Elem], node: Node) -> bool:
         """Whether ``node`` opens with elements that look like ``chain``."""
@@ -134,13 +155,13 @@ class Matcher(Fits):
             node = node.children[0]
         return True
 
-    def _trial(self, t: Elem, node: Node) -> int:
-        """How many of ``node``'s leaves matching it as ``t`` explains,
-        leaving the match's counts as they were; the match is kept for
-        :meth:`elem` to take if ``t`` is the version chosen."""
+    def _trial(self, t: Elem, node: Node) -> tuple[int, int]:
+        """How many of ``node``'s leaves matching it as ``t`` explains, and
+        its misfits, leaving the match's counts as they were; the match is
+        kept for :meth:`elem` to take if ``t`` is the version chosen."""
         state = (self.misfits, self.explained, self.hits)
         local: Env = {}
-        weight = self._elem(t, node, local)
+        weight = self.elem(t, node, local)
         found = self.explained - state[1]
         self.tried[t.uid, node.index] = (
             weight,
@@ -149,8 +170,9 @@ class Matcher(Fits):
             found,
             self.hits - state[2],
         )
+        misfits = self.misfits - state[0]
         self.misfits, self.explained, self.hits = state
-        return found
+        return found, misfits
 
     def _chrome(self, uid: int, node: Node, env: Env) -> bool:
         """Whether ``node`` is an element of chrome with its shape (see
