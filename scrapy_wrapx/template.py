@@ -625,10 +625,11 @@ def latent_fields(template: Template) -> dict[int, str]:
     but for *twins*: a latent text of the same base name and seed text as
     one before it is that one's copy in a block the seeds marked up in two
     ways (wrapped on some, not on others), and shares its name; and but for
-    one in a version of a block named as a field of another version of it
-    (:func:`_version_field_names`), which is that field's datum."""
+    one in a version of a block named as a field of another version of it,
+    or in its place (:func:`_version_field_names`), which is that field's
+    datum."""
     used = set(template.field_names) | set(template.set_names)
-    shared = _version_field_names(template)
+    shared, placed = _version_field_names(template)
     names: dict[int, str] = {}
     #: The last counter tried per base: a menu's hundred items share one
     #: base, and trying every counter from 2 again each time is quadratic.
@@ -639,6 +640,9 @@ def latent_fields(template: Template) -> dict[int, str]:
             base = node.latent
             if base in shared.get(node.uid, ()):
                 names[node.uid] = base
+                continue
+            if node.uid in placed:
+                names[node.uid] = placed[node.uid]
                 continue
             twin = twins.get((base, node.parts[0]))
             if twin is not None:
@@ -730,27 +734,55 @@ def _opening(item: Elem) -> tuple[Any, ...]:
     return tuple(_look(elem) for elem in opening_elements(item))
 
 
-def _version_field_names(template: Template) -> dict[int, set[str]]:
-    """For each node in a version of a block (see :func:`block_versions`),
-    the names of the fields of the block's other versions: a latent text
-    named as one of them is that field's datum where a page shows the
-    version whose every seed agreed on it (two seeds of one product)."""
+def _version_field_names(template: Template) -> tuple[dict[int, set[str]], dict[int, str]]:
+    """For the texts in a version of a block (see :func:`block_versions`):
+    the names of the fields of the block's other versions, and the one
+    such field in an element that looks like the text's own (see
+    :func:`_text_places`), if one alone. A latent text named as one of the first, or at the place of
+    the second, is that field's datum where a page shows the version whose
+    every seed agreed on it (two seeds of one product, or a version one
+    seed alone showed: "Aliens vs. Predator: Requiem" in its ``<h1>`` is
+    the title the other version's ``<h1>`` holds)."""
     fields: dict[int, str] = {}
     for info in template.fields:
-        fields.setdefault(info.uid, info.name)
-    found: dict[int, set[str]] = {}
+        if info.slot.isdigit():
+            fields.setdefault(info.uid, info.name)
+    names: dict[int, set[str]] = {}
+    placed: dict[int, str] = {}
     for versions in block_versions(template.root):
-        members = [[node.uid for node in iter_nodes(version)] for version in versions]
-        for index, uids in enumerate(members):
-            others = {
-                fields[uid]
-                for other, more in enumerate(members)
-                if other != index
-                for uid in more
-                if uid in fields
-            }
-            for uid in uids:
-                found.setdefault(uid, set()).update(others)
+        paths = [_text_places(version) for version in versions]
+        for index, own in enumerate(paths):
+            others = [path for other, path in enumerate(paths) if other != index]
+            found = {fields[uid] for path in others for uid in path if uid in fields}
+            at: dict[tuple[Any, ...], set[str]] = {}
+            for path in others:
+                for uid, tags in path.items():
+                    if uid in fields:
+                        at.setdefault(tags, set()).add(fields[uid])
+            for uid, tags in own.items():
+                names[uid] = found
+                same = at.get(tags, set())
+                if len(same) == 1:
+                    placed[uid] = next(iter(same))
+    return names, placed
+
+
+def _text_places(version: Elem) -> dict[int, tuple[Any, ...]]:
+    """The look (tag and fixed attributes, :func:`_look`) of the element
+    holding each text below ``version``, but for the texts of lists (a
+    record's text is no field of the page). Versions of a block differ in
+    their markup around a datum, and agree on the element that holds it
+    (the ``<h1>`` of the title)."""
+    found: dict[int, tuple[Any, ...]] = {}
+    stack: list[tuple[TNode, Elem]] = [(version, version)]
+    while stack:
+        node, holder = stack.pop()
+        if isinstance(node, Text):
+            found[node.uid] = _look(holder)
+        elif isinstance(node, Elem):
+            stack.extend((child, node) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, holder))
     return found
 
 

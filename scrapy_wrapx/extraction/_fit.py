@@ -173,8 +173,13 @@ class Fits:
                 return False
         if len(attrib) > len(t.attrs) or not self.c.attr_names[uid].issuperset(attrib.keys()):
             return False
-        if uid in self.versions and not self.opens_as(t, node):
-            return False
+        if uid in self.versions:
+            chosen = self.version(t, node)
+            if chosen != -1:
+                # Matched deeply as each version: the evidence an anchor
+                # gives, and more (a version one seed showed opens with
+                # that seed's text, which is latent data).
+                return chosen == uid
         anchor = self.c.anchor[uid]
         if anchor is not None:
             first = node.first_leaf
@@ -201,11 +206,12 @@ class Fits:
                 return False
         return len(attrib) <= len(t.attrs) and self.c.attr_names[uid].issuperset(attrib.keys())
 
-    def opens_as(self, t: Elem, node: Node) -> bool:
-        """Whether ``node`` may be ``t`` rather than another version of its
-        block (see :func:`~scrapy_wrapx.template.block_versions`): always
-        here, where no deep match can tell; :class:`.Matcher` decides."""
-        return True
+    def version(self, t: Elem, node: Node) -> int:
+        """The uid of the version of ``t``'s block (see
+        :func:`~scrapy_wrapx.template.block_versions`) that ``node`` is,
+        -1 for any: always any here, where no deep match can tell;
+        :class:`.Matcher` decides."""
+        return -1
 
     def _state_class(self, fixed: str, found: str | None) -> bool:
         key = (fixed, found)

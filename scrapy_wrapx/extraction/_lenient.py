@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: top of the weight it matched: alone when it does not fit shallowly (its
 #: attributes changed), so the alignment still takes it and its data; half
 #: of it where another version of the template element's block explains
-#: the page element better (see :meth:`.Matcher.opens_as`), so that one
+#: the page element better (see :meth:`.Matcher.version`), so that one
 #: takes it.
 TAG_GAIN = 0.5
 #: What a page text that fits a template text's tokens earns.
@@ -60,7 +60,8 @@ def _elem_segments(m: Matcher, item: Elem, node: Node, j: int) -> list[Segment]:
         return []
     if m.shallow(item, node):
         return [(j + 1, float(item.weight) + TAG_GAIN)]
-    return [(j + 1, TAG_GAIN if m.opens_as(item, node) else TAG_GAIN / 2)]
+    other = item.uid in m.versions and m.version(item, node) not in (-1, item.uid)
+    return [(j + 1, TAG_GAIN / 2 if other else TAG_GAIN)]
 
 
 def _text_segments(item: Text, node: Node, j: int) -> list[Segment]:

@@ -50,7 +50,7 @@ class Matcher(Fits):
         #: (see :meth:`hedge`): ``(items, owner index, start, end)`` to
         #: ``(items, weight, environment, misfits, explained, hits)``.
         self.hedges: dict[tuple[int, int, int, int], tuple[Any, ...]] = {}
-        #: The version of a block a page node is (see :meth:`opens_as`), by
+        #: The version of a block a page node is (see :meth:`version`), by
         #: group of versions and page node; -1 for any of them.
         self.version_memo: dict[tuple[int, int], int] = {}
         #: Matches of a page node as each version of a block (see
@@ -66,7 +66,7 @@ class Matcher(Fits):
         if self.tried:
             tried = self.tried.get((uid, node.index))
             if tried is not None:
-                # Matched already, to tell versions apart (see opens_as).
+                # Matched already, to tell versions apart (see version).
                 weight, kept, misfits, explained, hits = tried
                 self.misfits += misfits
                 self.explained += explained
@@ -92,18 +92,16 @@ class Matcher(Fits):
             return 1.0 + self._positional(t.children, tags, node, 0, len(children), env)
         return 1.0 + self.hedge(t.children, plan, tags, node, 0, len(children), env)
 
-    def opens_as(self, t: Elem, node: Node) -> bool:
-        """Whether ``node`` is ``t`` rather than another version of its
-        block (see :func:`~scrapy_wrapx.template.block_versions`): decided
-        once per page node (:meth:`_version_of`)."""
-        group = self.c.versions.get(t.uid)
-        if group is None:
-            return True
+    def version(self, t: Elem, node: Node) -> int:
+        """The uid of the version of ``t``'s block (see
+        :func:`~scrapy_wrapx.template.block_versions`) that ``node`` is,
+        -1 for any: decided once per page node (:meth:`_version_of`)."""
+        group = self.c.versions[t.uid]
         key = (id(group), node.index)
         chosen = self.version_memo.get(key)
         if chosen is None:
             chosen = self.version_memo[key] = self._version_of(group, node)
-        return chosen in (-1, t.uid)
+        return chosen
 
     def _version_of(self, group: tuple[Elem, ...], node: Node) -> int:
         """The uid of the version of a block ``node`` is, -1 for any: the
