@@ -96,7 +96,7 @@ class Matcher(Fits):
         """The uid of the version of ``t``'s block (see
         :func:`~scrapy_wrapx.template.block_versions`) that ``node`` is,
         -1 for any: decided once per page node (:meth:`_version_of`)."""
-        group = self.c.versions[t.uid]
+        group = self.versions[t.uid]
         key = (id(group), node.index)
         chosen = self.version_memo.get(key)
         if chosen is None:
@@ -108,15 +108,15 @@ class Matcher(Fits):
         one ``node`` is exactly (a fixed subtree's digest, chrome's shape);
         any, where ``node`` opens as none of them or has a look-alike
         sibling (a page showing two versions side by side, in their places
-        in the hedge); else the first that,
-        matched deeply, fits it all, else the one that explains most of
-        ``node``'s leaves; where the best two explain as many, any of them,
-        and the hedge's parse decides as for other items. Not the fewest
-        misfits: a version one seed showed has its texts fixed, and they
-        differ on every other page (its latent data, see
-        :mod:`scrapy_wrapx.induction._latent`). Versions are few, and none
-        is in a list's records, where this would be done record after
-        record (see :func:`~scrapy_wrapx.template.block_versions`)."""
+        in the hedge); else the first that, matched deeply, fits it all;
+        else the one that explains most of ``node``'s leaves, and where
+        the best two explain as many, any of them: the hedge's parse
+        decides, as for other items. Not the fewest misfits: a version one
+        seed showed has its texts fixed, and they differ on every other
+        page (its latent data, see :mod:`scrapy_wrapx.induction._latent`).
+        Versions are few, and none is in a list's records, where this
+        would be done record after record (see
+        :func:`~scrapy_wrapx.template.block_versions`)."""
         found = None  # the digest of ``node``, once one version asks
         for version in group:
             sigs = self.c.elems[version.uid][1]
@@ -160,15 +160,8 @@ class Matcher(Fits):
         state = (self.misfits, self.explained, self.hits)
         local: Env = {}
         weight = self.elem(t, node, local)
-        found = self.explained - state[1]
-        self.tried[t.uid, node.index] = (
-            weight,
-            local,
-            self.misfits - state[0],
-            found,
-            self.hits - state[2],
-        )
-        misfits = self.misfits - state[0]
+        found, misfits = self.explained - state[1], self.misfits - state[0]
+        self.tried[t.uid, node.index] = (weight, local, misfits, found, self.hits - state[2])
         self.misfits, self.explained, self.hits = state
         return found, misfits
 
