@@ -626,8 +626,8 @@ def latent_fields(template: Template) -> dict[int, str]:
     one before it is that one's copy in a block the seeds marked up in two
     ways (wrapped on some, not on others), and shares its name; and but for
     one in a version of a block named as a field of another version of it,
-    or in its place (:func:`_version_field_names`), which is that field's
-    datum."""
+    or in an element alike (:func:`_version_field_names`), which is that
+    field's datum."""
     used = set(template.field_names) | set(template.set_names)
     shared, placed = _version_field_names(template)
     names: dict[int, str] = {}
@@ -736,13 +736,15 @@ def _opening(item: Elem) -> tuple[Any, ...]:
 
 def _version_field_names(template: Template) -> tuple[dict[int, set[str]], dict[int, str]]:
     """For the texts in a version of a block (see :func:`block_versions`):
-    the names of the fields of the block's other versions, and the one
-    such field in an element that looks like the text's own (see
-    :func:`_text_places`), if one alone. A latent text named as one of the first, or at the place of
-    the second, is that field's datum where a page shows the version whose
+    the names of the text fields of the block's other versions, and the
+    one such field in an element that looks like the text's own, if one
+    alone. A latent text named as one of the first, or in the place of the
+    second, is that field's datum where a page shows the version whose
     every seed agreed on it (two seeds of one product, or a version one
     seed alone showed: "Aliens vs. Predator: Requiem" in its ``<h1>`` is
-    the title the other version's ``<h1>`` holds)."""
+    the title the other version's ``<h1>`` holds). Versions of a block
+    differ in the markup around a datum and agree on the element that
+    holds it; the texts of lists are no fields of the page."""
     fields: dict[int, str] = {}
     for info in template.fields:
         if info.slot.isdigit():
@@ -750,40 +752,42 @@ def _version_field_names(template: Template) -> tuple[dict[int, set[str]], dict[
     names: dict[int, set[str]] = {}
     placed: dict[int, str] = {}
     for versions in block_versions(template.root):
-        paths = [_text_places(version) for version in versions]
-        for index, own in enumerate(paths):
-            others = [path for other, path in enumerate(paths) if other != index]
-            found = {fields[uid] for path in others for uid in path if uid in fields}
+        holders = [
+            {uid: _look(chain[-1]) for uid, chain in text_ancestors(version, lists=False).items()}
+            for version in versions
+        ]
+        for index, own in enumerate(holders):
             at: dict[tuple[Any, ...], set[str]] = {}
-            for path in others:
-                for uid, tags in path.items():
-                    if uid in fields:
-                        at.setdefault(tags, set()).add(fields[uid])
-            for uid, tags in own.items():
+            for other, looks in enumerate(holders):
+                for uid, look in looks.items():
+                    if other != index and uid in fields:
+                        at.setdefault(look, set()).add(fields[uid])
+            found = set().union(*at.values())
+            for uid, look in own.items():
                 names[uid] = found
-                same = at.get(tags, set())
+                same = at.get(look, set())
                 if len(same) == 1:
                     placed[uid] = next(iter(same))
     return names, placed
 
 
-def _text_places(version: Elem) -> dict[int, tuple[Any, ...]]:
-    """The look (tag and fixed attributes, :func:`_look`) of the element
-    holding each text below ``version``, but for the texts of lists (a
-    record's text is no field of the page). Versions of a block differ in
-    their markup around a datum, and agree on the element that holds it
-    (the ``<h1>`` of the title)."""
-    found: dict[int, tuple[Any, ...]] = {}
-    stack: list[tuple[TNode, Elem]] = [(version, version)]
+def text_ancestors(root: TNode, lists: bool = True) -> dict[int, list[Elem]]:
+    """Per text below ``root`` (by uid), the elements above it from
+    ``root`` down; the texts of lists too, unless not ``lists``."""
+    chains: dict[int, list[Elem]] = {}
+    stack: list[tuple[TNode, list[Elem]]] = [(root, [])]
     while stack:
-        node, holder = stack.pop()
+        node, chain = stack.pop()
         if isinstance(node, Text):
-            found[node.uid] = _look(holder)
+            chains[node.uid] = chain
         elif isinstance(node, Elem):
-            stack.extend((child, node) for child in node.children)
+            inner = [*chain, node]
+            stack.extend((child, inner) for child in node.children)
+        elif isinstance(node, Set) and lists:
+            stack.extend((child, chain) for child in node.children)
         elif isinstance(node, Opt):
-            stack.append((node.child, holder))
-    return found
+            stack.append((node.child, chain))
+    return chains
 
 
 def enclosing_sets(root: TNode) -> dict[int, str]:

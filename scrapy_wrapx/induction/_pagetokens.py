@@ -56,6 +56,7 @@ from scrapy_wrapx.template import (
     TNode,
     enclosing_sets,
     iter_nodes,
+    text_ancestors,
 )
 
 #: What a per-page token is replaced with.
@@ -500,7 +501,7 @@ def _control_labels(template: Template, per_page: Sequence[dict[str, list[str]]]
     a number on a button ("Save 33%", "$12.99") is the page's."""
     buttons = {
         uid
-        for uid, chain in _text_chains(template.root).items()
+        for uid, chain in text_ancestors(template.root).items()
         if any(_button(elem) for elem in chain[-CONTROL_DEPTH:])
     }
     labels: dict[str, set[str]] = {}
@@ -523,24 +524,6 @@ def _button(elem: Elem) -> bool:
         return True
     classes = elem.attrs.get("class") or ""
     return any(word.lower() in _BUTTON_WORDS for word in _CLASS_WORD.findall(classes))
-
-
-def _text_chains(root: TNode) -> dict[int, list[Elem]]:
-    """Per text of the template (by uid), the elements above it."""
-    chains: dict[int, list[Elem]] = {}
-    stack: list[tuple[TNode, list[Elem]]] = [(root, [])]
-    while stack:
-        node, chain = stack.pop()
-        if isinstance(node, Text):
-            chains[node.uid] = chain
-        elif isinstance(node, Elem):
-            inner = [*chain, node]
-            stack.extend((child, inner) for child in node.children)
-        elif isinstance(node, Set):
-            stack.extend((child, chain) for child in node.children)
-        elif isinstance(node, Opt):
-            stack.append((node.child, chain))
-    return chains
 
 
 def _hidden_fields(template: Template) -> dict[str, bool]:

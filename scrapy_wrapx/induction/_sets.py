@@ -30,7 +30,7 @@ from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS, opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.induction._shapes import unit_quantity, value_role
-from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
+from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes, opening_elements
 
 #: A repetition's label paths (see :func:`_shape`).
 Shape = frozenset[tuple[str, ...]]
@@ -761,28 +761,20 @@ def _named_parts(instances: list[list[list[TNode]]]) -> bool:
     return len(set(names)) == len(names)
 
 
-#: How deep below a repetition's element :func:`_inner_ids` looks for an id.
-INNER_ID_DEPTH = 3
-
-
 def _inner_ids(hedge: list[TNode]) -> tuple[str, ...]:
-    """The first ``id`` on the chain of first children below each element
-    of ``hedge`` (:data:`INNER_ID_DEPTH` levels at most): a layout table's
-    rows are alike (``<tr><td valign=top>``), and what each holds says
-    which part of the page it is (``<div id=availability>``). Weaker than
-    a repetition's own id (a list's tabs hold links with ids of their
-    own, ``<li><a id=aa-series>``), so parts keyed so must each recur
-    (see :func:`_keyed_parts`): a tab one seed showed stays a record."""
+    """The first ``id`` among the elements each element of ``hedge`` opens
+    with (:func:`~scrapy_wrapx.template.opening_elements`): a layout
+    table's rows are alike (``<tr><td valign=top>``), and what each holds
+    says which part of the page it is (``<div id=availability>``). Weaker
+    than a repetition's own id (a list's tabs hold links with ids of their
+    own, ``<li><a id=aa-series>``), so parts keyed so must each recur (see
+    :func:`_keyed_parts`): a tab one seed showed stays a record."""
     found = []
     for node in hedge:
-        for _ in range(INNER_ID_DEPTH):
-            if not isinstance(node, Elem) or not node.children:
-                break
-            node = node.children[0]
-            name = node.attrs.get("id") if isinstance(node, Elem) else None
+        if isinstance(node, Elem):
+            name = next((e.attrs["id"] for e in opening_elements(node) if e.attrs.get("id")), None)
             if name:
                 found.append(name)
-                break
     return tuple(found)
 
 
