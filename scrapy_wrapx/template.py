@@ -613,6 +613,28 @@ def _template_data(data: Any) -> dict[str, Any]:
 COPY_FALLBACKS = "copy_fallbacks"
 
 
+#: Template meta key: ``[text uid, field uid]`` pairs, a latent text that
+#: is the datum of a text field shown in another place on other pages (see
+#: :func:`scrapy_wrapx.induction._latent.note_latent_shares`): it takes the
+#: field's name, whatever the field is renamed to.
+LATENT_SHARES = "latent_shares"
+
+
+def _latent_shares(template: Template) -> dict[int, str]:
+    """Latent text uid -> the name of the field it is the datum of (see
+    :data:`LATENT_SHARES`); pairs that no longer fit the template's
+    fields are left out."""
+    noted = template.meta.get(LATENT_SHARES)
+    if not isinstance(noted, list):
+        return {}
+    names = {info.uid: info.name for info in template.fields if info.slot.isdigit()}
+    shares: dict[int, str] = {}
+    for pair in noted:
+        if isinstance(pair, list) and len(pair) == 2 and pair[1] in names:
+            shares[pair[0]] = names[pair[1]]
+    return shares
+
+
 #: A label a fixed text opens with ("Team: " of "Team: Boston Celtics"):
 #: it names the text's latent field and is no part of its value.
 LATENT_LABEL = re.compile(rf"\s*{LABEL}\s*(?=\S)")
@@ -626,10 +648,12 @@ def latent_fields(template: Template) -> dict[int, str]:
     one before it is that one's copy in a block the seeds marked up in two
     ways (wrapped on some, not on others), and shares its name; and but for
     one in a version of a block named as a field of another version of it,
-    or in an element alike (:func:`_version_field_names`), which is that
-    field's datum."""
+    or in an element alike (:func:`_version_field_names`), and one that
+    induction found to be a field's datum shown in another place
+    (:data:`LATENT_SHARES`), which is that field's datum."""
     used = set(template.field_names) | set(template.set_names)
     shared, placed = _version_field_names(template)
+    fields = _latent_shares(template)
     names: dict[int, str] = {}
     #: The last counter tried per base: a menu's hundred items share one
     #: base, and trying every counter from 2 again each time is quadratic.
@@ -643,6 +667,9 @@ def latent_fields(template: Template) -> dict[int, str]:
                 continue
             if node.uid in placed:
                 names[node.uid] = placed[node.uid]
+                continue
+            if node.uid in fields:
+                names[node.uid] = fields[node.uid]
                 continue
             twin = twins.get((base, node.parts[0]))
             if twin is not None:

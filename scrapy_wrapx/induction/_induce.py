@@ -34,7 +34,7 @@ from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labelled import open_labelled_values
 from scrapy_wrapx.induction._labels import template_texts, text_places, varying_places
-from scrapy_wrapx.induction._latent import name_latent
+from scrapy_wrapx.induction._latent import name_latent, note_latent_shares
 from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
 from scrapy_wrapx.induction._pagetokens import drop_fields, template_fields
@@ -122,6 +122,7 @@ def _induce(trees: list[PageTree], previous: Template | None) -> Template:
     note_copies(template, copied)
     drop_fields(template, copied)
     assign_sets(template)
+    note_latent_shares(template, trees)
     return template
 
 

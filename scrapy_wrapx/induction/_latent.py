@@ -25,11 +25,23 @@ renamed later never clashes with one.
 
 from __future__ import annotations
 
-from scrapy_wrapx.dom import HEADINGS
+from collections.abc import Sequence
+
+from scrapy_wrapx.dom import HEADINGS, PageTree
+from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import label_name
 from scrapy_wrapx.induction._pagenames import ancestor_words, own_class_words
 from scrapy_wrapx.induction._shapes import unit_quantity
-from scrapy_wrapx.template import LATENT_LABEL, Elem, Text
+from scrapy_wrapx.template import (
+    LATENT_LABEL,
+    LATENT_SHARES,
+    Elem,
+    FieldInfo,
+    Opt,
+    Template,
+    Text,
+    TNode,
+)
 
 
 def name_latent(candidates: list[tuple[Text, str, list[Elem]]]) -> None:
@@ -70,3 +82,59 @@ def latent_base(value: str, label: str, chain: list[Elem]) -> str:
         return "heading"
     words = ancestor_words(chain)
     return f"{words}_{tag}" if words else f"{tag}_text"
+
+
+def note_latent_shares(template: Template, trees: Sequence[PageTree]) -> None:
+    """Note the latent texts that are a field's datum shown in another
+    place (:data:`~scrapy_wrapx.template.LATENT_SHARES`): named as the
+    one text field outside lists whose label names it, and never shown
+    on a seed (``trees``) that shows that field. A specification row the
+    seeds marked up in two ways (a highlight's class on some) is two
+    places; where the seeds of one all had one engine, that text is
+    latent there, and an item read it as ``engine_2`` on the pages that
+    show it, ``engine`` on the others. A text the seeds showed beside the
+    field (a compared car's engine, labelled alike) is another datum."""
+    by_label: dict[str, list[FieldInfo]] = {}
+    for info in template.fields:
+        name = label_name(info.label)
+        if name and info.slot.isdigit() and not info.set:
+            by_label.setdefault(name, []).append(info)
+    above = _optionals_above(template.root)
+    candidates = [
+        (node.uid, by_label[node.latent][0])
+        for node in template.nodes
+        if isinstance(node, Text)
+        and node.latent
+        and len(by_label.get(node.latent, ())) == 1
+        and node.uid in above
+    ]
+    shares: list[list[int]] = []
+    if candidates:
+        seeds = [extract(template, tree) for tree in trees]
+        for uid, info in candidates:
+            together = any(
+                seed.fields.get(info.name) and all(seed.data.get(opt) is True for opt in above[uid])
+                for seed in seeds
+            )
+            if not together:
+                shares.append([uid, info.uid])
+    if shares:
+        template.meta[LATENT_SHARES] = shares
+    else:
+        template.meta.pop(LATENT_SHARES, None)
+
+
+def _optionals_above(root: TNode) -> dict[int, list[int]]:
+    """Per text outside lists (by uid), the optional nodes above it: a
+    seed shows the text where it shows each of them."""
+    found: dict[int, list[int]] = {}
+    stack: list[tuple[TNode, list[int]]] = [(root, [])]
+    while stack:
+        node, opts = stack.pop()
+        if isinstance(node, Text):
+            found[node.uid] = opts
+        elif isinstance(node, Elem):
+            stack.extend((child, opts) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, [*opts, node.uid]))
+    return found
