@@ -31,6 +31,14 @@ from scrapy_wrapx.extraction._fit import Ends, Fits, Spans, parse_spans
 from scrapy_wrapx.extraction._plan import GREEDY, TAGS
 from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode, node_form
 
+#: How many levels below the items of a shallow parse that had a choice
+#: positional matches check each element's attributes too (see
+#: :meth:`Matcher.search`), so that a wrong choice shows as a misfit: the
+#: rows alike by their tag differ in what they hold near their top (an
+#: ``<li>`` of a ``<span class=phone>``, one of ``<span class=hours>``).
+#: Not everywhere: nothing could correct the rest, and the check would
+#: cost a look at every element of the page.
+CHECKED_LEVELS = 2
 #: ``(weight, where it ended)`` of a greedy pass, or None.
 Greedy = tuple[float, int] | None
 
@@ -57,6 +65,9 @@ class Matcher(Fits):
         #: :meth:`_trial`): ``(uid, node index)`` to ``(weight,
         #: environment, misfits, explained, hits)``.
         self.tried: dict[tuple[int, int], tuple[float, Env, int, int, int]] = {}
+        #: Levels left to check below a shallow parse that had a choice
+        #: (see :meth:`search` and :data:`CHECKED_LEVELS`).
+        self.checking = 0
 
     # -- deep matching, one visit per page node ----------------------------
 
@@ -273,11 +284,21 @@ class Matcher(Fits):
             self.misfits += 1
             return self.lenient(items, owner, start, end, env)
         weight = 0.0
+        levels = self.checking
+        if levels:
+            self.checking = levels - 1
         for item, child in zip(items, children[start:end], strict=True):
             if child.tag == TEXT:
                 weight += self.text(item, child, env)  # type: ignore[arg-type]
-            else:
-                weight += self.elem(item, child, env)  # type: ignore[arg-type]
+                continue
+            if levels and not self._looks(item, child):  # type: ignore[arg-type]
+                # Another element of the tag (``<span class=hours>`` for
+                # ``<span class=phone>``) below a parse that had a choice:
+                # a misfit, which has that hedge parsed again by exact fits
+                # (the row of the hours, not the phone's).
+                self.misfits += 1
+            weight += self.elem(item, child, env)  # type: ignore[arg-type]
+        self.checking = levels
         return weight
 
     def _deterministic(
@@ -402,7 +423,11 @@ class Matcher(Fits):
         ambiguous = self.ambiguous
         state = (self.misfits, self.explained)
         local: Env = {}
+        checking = self.checking
+        if ambiguous:
+            self.checking = CHECKED_LEVELS
         weight = self._take_all(items, owner, spans, local)
+        self.checking = checking
         corrected = False
         if ambiguous and self.misfits > state[0]:
             exact = self._parse(items, owner, start, end, self.exact_ends)

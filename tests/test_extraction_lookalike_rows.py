@@ -1,0 +1,96 @@
+"""Optional rows alike by their tag, told apart by what they hold: a page
+that shows the hours row but not the phone row must not give its hours as
+the phone (issue 11: a wrong value is worse than none).
+
+A restaurant's facts are a list of rows (``<li>``, ``<p class=fact>``,
+``<div>``) of four kinds, each with an inner element of its own (a phone
+``<span class=phone>``, a link, ``<span class=hours>``, an ``<i>``), a
+page showing any subset of them. The template has an optional row per
+kind; the parse by tags took a page's first row for the first optional
+row, and the deep match checked the inner element's tag only, so the hours
+came out as the phone. An inner element of other attributes is a misfit,
+and the hedge around is parsed again by exact fits."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.template import Template
+from scrapy_wrapx.unsupervised.items import item_data
+
+#: The kinds of rows: the markup of each, and a pattern its value fits.
+KINDS = [
+    ("<span class='phone'>({a}) {b}-{c}</span>", r"^\(\d{3}\) \d{3}-\d{4}$"),
+    ("<a href='http://{w}.example.com/'>Web site</a>", r"^http://\w+\.example\.com/$"),
+    ("<span class='hours'>Open {h}am-{k}pm</span>", r"^Open \d+am-\d+pm$"),
+    ("<i>{w} cuisine</i>", r"^\w+ cuisine$"),
+]
+#: How the list and its rows are marked up.
+IDIOMS = {
+    "li": ("<ul class='facts'>{}</ul>", "<li>{}</li>"),
+    "p": ("<div class='facts'>{}</div>", "<p class='fact'>{}</p>"),
+    "div": ("<div class='facts'>{}</div>", "<div>{}</div>"),
+}
+WORDS = ["thai", "greek", "cajun", "tapas", "sushi", "deli", "bistro"]
+NAMES = ["Chez Anna", "Blue Door", "Oak Grill", "Tin Cup", "Red Fox", "Gold Leaf", "Sea Salt"]
+SEEDS = [[0, 1, 2], [0, 2], [0, 1, 2, 3], [0, 3], [1, 2, 3]]
+
+
+def _page(rng: random.Random, name: str, idiom: str, kinds: list[int]) -> str:
+    box, row = IDIOMS[idiom]
+    rows = "".join(
+        row.format(
+            KINDS[kind][0].format(
+                a=rng.randint(200, 999),
+                b=rng.randint(200, 999),
+                c=rng.randint(1000, 9999),
+                h=rng.randint(6, 11),
+                k=rng.randint(1, 11),
+                w=rng.choice(WORDS),
+            )
+        )
+        for kind in kinds
+    )
+    return (
+        f"<html><head><title>{name}</title></head><body><h1>{name}</h1>"
+        f"{box.format(rows)}<p class='foot'>Copyright Eats</p></body></html>"
+    )
+
+
+def _induced(rng: random.Random, idiom: str) -> Template:
+    pages = [_page(rng, name, idiom, kinds) for name, kinds in zip(NAMES, SEEDS, strict=False)]
+    trees = [dom.parse(html, f"http://eats.example/r/{n}") for n, html in enumerate(pages)]
+    template = induce_template(trees)
+    name_template(template, trees)
+    return template
+
+
+def _kind(value: str) -> int | None:
+    return next((n for n, (_, shape) in enumerate(KINDS) if re.match(shape, value)), None)
+
+
+@pytest.mark.parametrize("idiom", sorted(IDIOMS))
+@pytest.mark.parametrize("seed", range(3))
+def test_each_row_gives_its_value_under_its_own_key(idiom: str, seed: int) -> None:
+    rng = random.Random(seed)
+    template = _induced(rng, idiom)
+    kinds_of: dict[str, set[int | None]] = {}
+    subsets = [list(c) for size in range(5) for c in itertools.combinations(range(4), size)]
+    for kinds in subsets:
+        html = _page(rng, NAMES[6], idiom, kinds)
+        item = item_data(extract(template, html, "http://eats.example/r/99"), template)
+        found = {_kind(v) for k, v in item.items() if k != "title" and isinstance(v, str)}
+        assert found == set(kinds), (kinds, item)  # every row's value, nothing else
+        for key, value in item.items():
+            if key != "title":
+                kinds_of.setdefault(key, set()).add(_kind(str(value)))
+    # One key, one kind of value, whatever rows a page shows.
+    assert all(len(kinds) == 1 for kinds in kinds_of.values()), kinds_of
