@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from scrapy_wrapx.induction._alternatives import alternative_leaders
 from scrapy_wrapx.induction._keyvalue import key_value_sets
+from scrapy_wrapx.induction._sections import listed_fields
 from scrapy_wrapx.template import Blob, Elem, Opt, Set, Template, Text, TNode, latent_fields
 
 _INDENT = "  "
@@ -112,7 +113,7 @@ def template_schema(template: Template) -> str:
     """
     profiles = template.meta.get("naming")
     profiles = profiles if isinstance(profiles, dict) else {}
-    repeated = {info.name for info in template.fields if info.repeated}
+    repeated = listed_fields(template)
     leaders = alternative_leaders(template)
     lines = ["# fields (1 = single value, * = list):"]
     for name in template.field_names:

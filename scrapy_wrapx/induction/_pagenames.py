@@ -54,6 +54,7 @@ from scrapy_wrapx.induction._rename import (
     rename_fields,
     rename_sets,
 )
+from scrapy_wrapx.induction._sections import listed_fields, note_sections
 from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
 from scrapy_wrapx.induction._shapes import unit_quantity, value_role
 from scrapy_wrapx.template import (
@@ -550,11 +551,12 @@ def _name_template(
         rename_fields(template, target_names(template, trees, targets), force=True)
     if pinned:
         rename_fields(template, pinned_names(template, pinned), force=True)
+    note_key_value_sets(template, trees)
+    _name_key_value_sets(template)
+    note_sections(template, trees)
     profiles = _profiles(field_contexts(template), template)
     _add_examples(profiles, template, trees)
     template.meta[PROFILES] = profiles
-    note_key_value_sets(template, trees)
-    _name_key_value_sets(template)
     note_alternatives(
         template, [{uids[n]: v for n, v in page.items() if n in uids} for page in values]
     )
@@ -787,9 +789,10 @@ EXAMPLE_CHARS = 60
 
 
 def _add_examples(profiles: dict[str, Any], template: Template, trees: Sequence[PageTree]) -> None:
-    """Record, per field, whether it holds a list (it repeats in a set, or
-    holds several values on a seed) and a few example values."""
-    in_sets = _names_in_sets(template)
+    """Record, per field, whether it holds a list (it repeats in a set that
+    is not sections, or holds several values on a seed) and a few example
+    values."""
+    in_sets = listed_fields(template)
     for tree in trees:
         for name, got in extract(template, tree).fields.items():
             profile = profiles.get(name)
@@ -801,24 +804,6 @@ def _add_examples(profiles: dict[str, Any], template: Template, trees: Sequence[
                 short = fold_whitespace(value)[:EXAMPLE_CHARS]
                 if short and short not in examples and len(examples) < EXAMPLES:
                     examples.append(short)
-
-
-def _names_in_sets(template: Template) -> set[str]:
-    names: set[str] = set()
-    stack: list[tuple[TNode, bool]] = [(template.root, False)]
-    while stack:
-        node, inside = stack.pop()
-        if isinstance(node, Text) and inside:
-            names.update(n for n in node.names if n)
-        elif isinstance(node, Elem):
-            if inside:
-                names.update(node.names.values())
-            stack.extend((child, inside) for child in node.children)
-        elif isinstance(node, Set):
-            stack.extend((child, True) for child in node.children)
-        elif isinstance(node, Opt):
-            stack.append((node.child, inside))
-    return names
 
 
 def _profiles(contexts: Mapping[str, FieldContext], template: Template) -> dict[str, Any]:

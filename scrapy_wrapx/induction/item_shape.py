@@ -18,6 +18,7 @@ from typing import Any
 
 from scrapy_wrapx.induction._alternatives import alternative_leaders
 from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets
+from scrapy_wrapx.induction._sections import section_sets
 from scrapy_wrapx.template import Set, Template, enclosing_sets
 
 
@@ -41,6 +42,9 @@ class ItemShape:
     #: goes under the leader's name where the leader shows none
     #: (:mod:`scrapy_wrapx.induction._alternatives`).
     leaders: dict[str, str] = field(default_factory=dict)
+    #: Sets whose records are sections of the page: their data goes in
+    #: the record or item around them (:mod:`scrapy_wrapx.induction._sections`).
+    sections: frozenset[str] = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         """The shape as JSON data: a page worker sends it with the template
@@ -56,6 +60,7 @@ class ItemShape:
                 for name, kv in self.keyed.items()
             },
             "leaders": self.leaders,
+            "sections": sorted(self.sections),
         }
 
     @classmethod
@@ -83,6 +88,8 @@ class ItemShape:
                 for name, parts in keyed.items()
             },
             _names(data.get("leaders"), "leaders"),
+            # Absent from a shape sent before sections were noted.
+            frozenset(_strings(data.get("sections", []), "sections")),
         )
 
 
@@ -127,5 +134,6 @@ def item_shape(template: Template) -> ItemShape:
         single,
         key_value_sets(template),
         alternative_leaders(template),
+        frozenset(section_sets(template)),
     )
     return found

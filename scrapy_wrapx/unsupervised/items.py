@@ -144,9 +144,25 @@ def _shaped_data(extraction: Extraction, shape: ItemShape) -> dict[str, Any]:
             data[_field_key(key)] = text
     for name, rows in extraction.records.items():
         key, shaped = _shaped_rows(name, rows, shape)
-        if shaped:
+        if name in shape.sections:
+            _add_sections(data, shaped, _field_key)
+        elif shaped:
             data[_field_key(key)] = shaped
     return data
+
+
+def _add_sections(
+    into: dict[str, Any], records: list[dict[str, Any]], key: Callable[[str], str]
+) -> None:
+    """The data of a set's records that are sections of the page (see
+    :mod:`scrapy_wrapx.induction._sections`) in the record or item around
+    them: a field's value from the first section that shows it, a list's
+    records from all of them."""
+    for record in records:
+        for name, value in record.items():
+            held = into.setdefault(key(name), value)
+            if held is not value and isinstance(held, list) and isinstance(value, list):
+                held.extend(value)
 
 
 def _shaped_rows(name: str, rows: list[dict[str, Any]], shape: ItemShape) -> tuple[str, Any]:
@@ -163,7 +179,11 @@ def _shaped_rows(name: str, rows: list[dict[str, Any]], shape: ItemShape) -> tup
         record: dict[str, Any] = {}
         for key, value in row.items():
             if isinstance(value, list):
-                key, value = _shaped_rows(key, value, shape)
+                inner, value = _shaped_rows(key, value, shape)
+                if key in shape.sections:
+                    _add_sections(record, value, str)
+                    continue
+                key = inner
             if value and (not isinstance(value, str) or shown(value)):
                 record[key] = value
         if record:
