@@ -620,6 +620,33 @@ COPY_FALLBACKS = "copy_fallbacks"
 LATENT_SHARES = "latent_shares"
 
 
+#: Template meta key: ``[text uid, text uid]`` pairs, a latent text that
+#: is the datum of an earlier latent text in another place (see
+#: :func:`scrapy_wrapx.induction._latent.note_latent_shares`): it takes
+#: that text's name.
+LATENT_TWINS = "latent_twins"
+
+
+def latent_notes(template: Template) -> tuple[Any, Any]:
+    """What the names of a template's latent texts depend on besides its
+    field and set names: the notes :data:`LATENT_SHARES` and
+    :data:`LATENT_TWINS`."""
+    return template.meta.get(LATENT_SHARES), template.meta.get(LATENT_TWINS)
+
+
+def _latent_twins(template: Template) -> dict[int, int]:
+    """Latent text uid -> the uid of the earlier latent text it is the
+    datum of (see :data:`LATENT_TWINS`)."""
+    noted = template.meta.get(LATENT_TWINS)
+    if not isinstance(noted, list):
+        return {}
+    return {
+        pair[0]: pair[1]
+        for pair in noted
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(u, int) for u in pair)
+    }
+
+
 def _latent_shares(template: Template) -> dict[int, str]:
     """Latent text uid -> the name of the field it is the datum of (see
     :data:`LATENT_SHARES`); pairs that no longer fit the template's
@@ -650,10 +677,13 @@ def latent_fields(template: Template) -> dict[int, str]:
     one in a version of a block named as a field of another version of it,
     or in an element alike (:func:`_version_field_names`), and one that
     induction found to be a field's datum shown in another place
-    (:data:`LATENT_SHARES`), which is that field's datum."""
+    (:data:`LATENT_SHARES`), which is that field's datum, or an earlier
+    latent text's in another place (:data:`LATENT_TWINS`), which shares
+    its name."""
     used = set(template.field_names) | set(template.set_names)
     shared, placed = _version_field_names(template)
     fields = _latent_shares(template)
+    places = _latent_twins(template)
     names: dict[int, str] = {}
     #: The last counter tried per base: a menu's hundred items share one
     #: base, and trying every counter from 2 again each time is quadratic.
@@ -670,6 +700,9 @@ def latent_fields(template: Template) -> dict[int, str]:
                 continue
             if node.uid in fields:
                 names[node.uid] = fields[node.uid]
+                continue
+            if places.get(node.uid) in names:
+                names[node.uid] = names[places[node.uid]]
                 continue
             twin = twins.get((base, node.parts[0]))
             if twin is not None:
@@ -728,7 +761,7 @@ def _hedge_versions(items: list[TNode]) -> list[tuple[Elem, ...]]:
     run: list[Elem] = []
     for item in [*items, None]:
         head = item.child if isinstance(item, Opt) and isinstance(item.child, Elem) else None
-        if head is not None and run and _look(head) == _look(run[0]):
+        if head is not None and run and element_look(head) == element_look(run[0]):
             run.append(head)
             continue
         if 1 < len(run) <= MAX_VERSIONS and len({_opening(m) for m in run}) > 1:
@@ -737,7 +770,7 @@ def _hedge_versions(items: list[TNode]) -> list[tuple[Elem, ...]]:
     return found
 
 
-def _look(item: Elem) -> tuple[Any, ...]:
+def element_look(item: Elem) -> tuple[Any, ...]:
     """What a shallow fit compares of an element: tag and fixed attributes."""
     return (item.tag, tuple(sorted((k, v) for k, v in item.attrs.items() if v is not None)))
 
@@ -758,7 +791,7 @@ def _opening(item: Elem) -> tuple[Any, ...]:
     of a block open differently (``<div id=sale>``, ``<table>``), where
     optional parts alike at the top that differ further down are the
     hedge's parse to tell apart."""
-    return tuple(_look(elem) for elem in opening_elements(item))
+    return tuple(element_look(elem) for elem in opening_elements(item))
 
 
 def _version_field_names(template: Template) -> tuple[dict[int, set[str]], dict[int, str]]:
@@ -780,7 +813,10 @@ def _version_field_names(template: Template) -> tuple[dict[int, set[str]], dict[
     placed: dict[int, str] = {}
     for versions in block_versions(template.root):
         holders = [
-            {uid: _look(chain[-1]) for uid, chain in text_ancestors(version, lists=False).items()}
+            {
+                uid: element_look(chain[-1])
+                for uid, chain in text_ancestors(version, lists=False).items()
+            }
             for version in versions
         ]
         for index, own in enumerate(holders):

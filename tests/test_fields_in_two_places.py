@@ -165,3 +165,48 @@ def test_a_latent_text_named_by_class_words_keeps_its_own_name() -> None:
     assert "sub_hd" not in latent.values()
     item = _item(template, page(CARS[6], "Listings for the Old"))
     assert item["sub_hd"] == CARS[6]
+
+
+PLAYERS = [
+    "Glen Davis",
+    "Avery Bradley",
+    "Semih Erden",
+    "Ray Allen",
+    "Marquis Daniels",
+    "Nate Robinson",
+]
+#: Each seed's wrapper around the name block: markup that varies page by page.
+WRAPPERS = ["stat", "stat x8-stat", "x6-stat", "stat wide", "x2-stat"]
+
+
+def _player(name: str, wrapper: str, menu: list[str]) -> str:
+    items = "".join(f"<li class='tab'><span>{entry}</span></li>" for entry in menu)
+    return (
+        f"<html><body><ul class='tabs'>{items}</ul><div class='{wrapper}'>"
+        f"<div class='name-box'><img src='/logo.png'><h2 class='name'>{name}</h2></div></div>"
+        "<p>Copyright Hoops Example</p></body></html>"
+    )
+
+
+def test_a_block_each_seed_wraps_its_own_way_gives_one_name() -> None:
+    # Each wrapper is one seed's: its name is fixed there, latent data on a
+    # page of that wrapper; one datum in five places, never two at once.
+    menu = ["Stats", "Bio", "News"]
+    template = _induced(
+        [_player(name, wrapper, menu) for name, wrapper in zip(PLAYERS, WRAPPERS, strict=False)]
+    )
+    keys = set()
+    for wrapper in WRAPPERS:
+        item = _item(template, _player(PLAYERS[5], wrapper, menu))
+        keys |= {key for key, value in item.items() if value == PLAYERS[5]}
+    assert len(keys) == 1, keys
+
+
+def test_latent_texts_every_seed_shows_together_keep_their_names() -> None:
+    # A menu's items are latent texts alike (one base name, one markup) but
+    # every seed shows them together: a page where two differ gives both.
+    menu = ["Stats", "Bio", "News"]
+    template = _induced([_player(name, "stat", menu) for name in PLAYERS[:5]])
+    item = _item(template, _player(PLAYERS[5], "stat", ["Scores", "Bio", "Video"]))
+    values = set(item.values())
+    assert {"Scores", "Video"} <= values, item

@@ -30,6 +30,7 @@ from scrapy_wrapx.template import (
     TNode,
     block_versions,
     latent_fields,
+    latent_notes,
     opening_elements,
 )
 
@@ -155,6 +156,9 @@ class Compiled:
         #: to the label their text opens with, left out of a value that
         #: keeps it ("Team: " of "Team: Boston Celtics").
         self.latent = latent_fields(template)
+        #: What induction noted of the latent texts' places, which their
+        #: names depend on (see :func:`latent_notes`).
+        self.latent_notes = latent_notes(template)
         headed = _heading_texts(template)
         self.latent_labels = {
             uid: "" if uid in headed else _own_label(self.fixed_text[uid]) for uid in self.latent
@@ -358,12 +362,14 @@ _CACHE: weakref.WeakKeyDictionary[Template, Compiled] = weakref.WeakKeyDictionar
 
 def compiled(template: Template) -> Compiled:
     """The compiled form of ``template``, compiled on first use and again
-    after its fields or sets were renamed."""
+    after its fields or sets were renamed or induction noted where its
+    latent texts are."""
     found = _CACHE.get(template)
     if (
         found is None
         or found.field_names != template.field_names
         or found.set_names != template.set_names
+        or found.latent_notes != latent_notes(template)
     ):
         found = _CACHE[template] = Compiled(template)
     return found

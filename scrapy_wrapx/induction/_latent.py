@@ -26,6 +26,7 @@ renamed later never clashes with one.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from scrapy_wrapx.dom import HEADINGS, PageTree
 from scrapy_wrapx.extraction import extract
@@ -35,12 +36,15 @@ from scrapy_wrapx.induction._shapes import unit_quantity
 from scrapy_wrapx.template import (
     LATENT_LABEL,
     LATENT_SHARES,
+    LATENT_TWINS,
     Elem,
     FieldInfo,
     Opt,
     Template,
     Text,
     TNode,
+    element_look,
+    text_ancestors,
 )
 
 
@@ -85,43 +89,88 @@ def latent_base(value: str, label: str, chain: list[Elem]) -> str:
 
 
 def note_latent_shares(template: Template, trees: Sequence[PageTree]) -> None:
-    """Note the latent texts that are a field's datum shown in another
-    place (:data:`~scrapy_wrapx.template.LATENT_SHARES`): named as the
-    one text field outside lists whose label names it, and never shown
-    on a seed (``trees``) that shows that field. A specification row the
-    seeds marked up in two ways (a highlight's class on some) is two
-    places; where the seeds of one all had one engine, that text is
-    latent there, and an item read it as ``engine_2`` on the pages that
-    show it, ``engine`` on the others. A text the seeds showed beside the
-    field (a compared car's engine, labelled alike) is another datum."""
+    """Note the latent texts that are another place of a datum, where no
+    seed (``trees``) shows both places:
+
+    * a field's datum (:data:`~scrapy_wrapx.template.LATENT_SHARES`):
+      named as the one text field outside lists whose label names it. A
+      specification row the seeds marked up in two ways (a highlight's
+      class on some) is two places; where the seeds of one all had one
+      engine, that text is latent there, and an item read it as
+      ``engine_2`` on the pages that show it, ``engine`` on the others;
+    * an earlier latent text's datum
+      (:data:`~scrapy_wrapx.template.LATENT_TWINS`): of its base name, in
+      an element that looks the same. A player's name block that each
+      seed wraps differently (page by page variants of the markup) is a
+      latent text per wrapper, each one seed's: one name, not five.
+
+    A text the seeds showed beside the other (a compared car's engine,
+    labelled alike; a menu's items) is another datum."""
     by_label: dict[str, list[FieldInfo]] = {}
     for info in template.fields:
         name = label_name(info.label)
         if name and info.slot.isdigit() and not info.set:
             by_label.setdefault(name, []).append(info)
     above = _optionals_above(template.root)
-    candidates = [
-        (node.uid, by_label[node.latent][0])
+    latent = [
+        node
         for node in template.nodes
-        if isinstance(node, Text)
-        and node.latent
-        and len(by_label.get(node.latent, ())) == 1
-        and node.uid in above
+        if isinstance(node, Text) and node.latent and node.uid in above
     ]
+    candidates = [text for text in latent if len(by_label.get(text.latent, ())) == 1]
+    alike = _alike_places(template, [text for text in latent if text not in candidates])
     shares: list[list[int]] = []
-    if candidates:
+    twins: list[list[int]] = []
+    if candidates or alike:
         seeds = [extract(template, tree) for tree in trees]
-        for uid, info in candidates:
-            together = any(
-                seed.fields.get(info.name) and all(seed.data.get(opt) is True for opt in above[uid])
-                for seed in seeds
-            )
-            if not together:
-                shares.append([uid, info.uid])
-    if shares:
-        template.meta[LATENT_SHARES] = shares
-    else:
-        template.meta.pop(LATENT_SHARES, None)
+        shown = {
+            text.uid: [all(seed.data.get(opt) is True for opt in above[text.uid]) for seed in seeds]
+            for text in latent
+        }
+        for text in candidates:
+            info = by_label[text.latent][0]
+            fields = [bool(seed.fields.get(info.name)) for seed in seeds]
+            if not _together(shown[text.uid], fields):
+                shares.append([text.uid, info.uid])
+        twins = [pair for group in alike for pair in _twins(group, shown)]
+    for key, pairs in ((LATENT_SHARES, shares), (LATENT_TWINS, twins)):
+        if pairs:
+            template.meta[key] = pairs
+        else:
+            template.meta.pop(key, None)
+
+
+def _alike_places(template: Template, texts: list[Text]) -> list[list[Text]]:
+    """Groups of ``texts`` of one base name whose elements look the same."""
+    holders = text_ancestors(template.root, lists=False)
+    places: dict[tuple[Any, ...], list[Text]] = {}
+    for text in texts:
+        chain = holders.get(text.uid)
+        if chain:
+            places.setdefault((text.latent, element_look(chain[-1])), []).append(text)
+    return [group for group in places.values() if len(group) > 1]
+
+
+def _together(a: list[bool], b: list[bool]) -> bool:
+    """Whether a seed shows both (per seed, whether it shows each)."""
+    return any(x and y for x, y in zip(a, b, strict=True))
+
+
+def _twins(texts: list[Text], shown: dict[int, list[bool]]) -> list[list[int]]:
+    """``[text uid, first text uid]`` for each of ``texts`` (in page
+    order) that no seed shows together with an earlier one it joins."""
+    firsts: list[tuple[int, list[bool]]] = []
+    pairs: list[list[int]] = []
+    for text in texts:
+        seen = shown[text.uid]
+        for first, together in firsts:
+            if not _together(seen, together):
+                pairs.append([text.uid, first])
+                together[:] = [a or b for a, b in zip(seen, together, strict=True)]
+                break
+        else:
+            firsts.append((text.uid, list(seen)))
+    return pairs
 
 
 def _optionals_above(root: TNode) -> dict[int, list[int]]:
