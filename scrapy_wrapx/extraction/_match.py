@@ -431,6 +431,8 @@ class Matcher(Fits):
         corrected = False
         if ambiguous and self.misfits > state[0]:
             exact = self._parse(items, owner, start, end, self.exact_ends)
+            if exact is None:
+                exact = self._unordered(items, owner, start, end)
             if exact is not None and exact != spans:
                 self.misfits, self.explained = state
                 weight = self._take_all(items, owner, exact, env)
@@ -441,6 +443,35 @@ class Matcher(Fits):
             return weight
         env.update(local)
         return weight
+
+    def _unordered(self, items: list[TNode], owner: Node, start: int, end: int) -> Spans | None:
+        """Spans of a hedge of optional elements alike at the top (rows)
+        over elements in another order than the template's: each element
+        in the first optional, not yet taken, that it fits exactly; None
+        unless every item is an optional element, the hedge has no text
+        of its own, and every element fits one. The seeds showed their
+        rows in an order of their own each (phone, hours, cuisine on one;
+        cuisine, phone on the next): the template has an optional row per
+        place a kind was seen, and no exact parse of a page in yet another
+        order exists, while its shallow parse took the hours for the
+        phone."""
+        rows = [item.child for item in items if isinstance(item, Opt)]
+        if len(rows) < len(items) or not all(isinstance(row, Elem) for row in rows):
+            return None
+        children = owner.children[start:end]
+        if any(child.tag == TEXT for child in children):
+            return None
+        taken: dict[int, int] = {}
+        for position, child in enumerate(children, start):
+            for index, row in enumerate(rows):
+                if index not in taken and self.fits(row, child):  # type: ignore[arg-type]
+                    taken[index] = position
+                    break
+        if len(taken) < len(children):
+            return None
+        return [
+            (taken[i], taken[i] + 1) if i in taken else (start, start) for i in range(len(items))
+        ]
 
     def _take_all(self, items: list[TNode], owner: Node, spans: Spans, env: Env) -> float:
         weight = 0.0
