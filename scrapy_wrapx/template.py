@@ -662,6 +662,22 @@ def _latent_shares(template: Template) -> dict[int, str]:
     return shares
 
 
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slug(text: str) -> str:
+    """A text as a name: lower case, words joined by ``_``, at most 40
+    characters, ``f_`` before a leading digit.
+
+    >>> slug("In stock?"), slug("3PM-A")
+    ('in_stock', 'f_3pm_a')
+    """
+    name = _SLUG.sub("_", text.lower()).strip("_")[:40].strip("_")
+    if name and name[0].isdigit():
+        name = f"f_{name}"
+    return name
+
+
 #: A label a fixed text opens with ("Team: " of "Team: Boston Celtics"):
 #: it names the text's latent field and is no part of its value.
 LATENT_LABEL = re.compile(rf"\s*{LABEL}\s*(?=\S)")

@@ -10,7 +10,7 @@ import pytest
 
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
-from scrapy_wrapx.induction._naming import slug
+from scrapy_wrapx.template import slug
 from scrapy_wrapx.unsupervised.items import build_item
 
 NAMES = ["Red Kettle", "Blue Mug", "Oak Table", "Tin Lamp", "Wool Rug", "Glass Jar", "Iron Pan"]

@@ -9,6 +9,7 @@ without recursion: templates of deep pages are deep too.
 
 from __future__ import annotations
 
+from scrapy_wrapx.extraction._tables import varying_header_tables
 from scrapy_wrapx.induction._alternatives import alternative_leaders
 from scrapy_wrapx.induction._keyvalue import key_value_sets
 from scrapy_wrapx.induction._sections import listed_fields
@@ -128,6 +129,8 @@ def template_schema(template: Template) -> str:
     for name, where in key_value_sets(template).items():
         source = f"{where.label}, {where.value}" if not where.cells else where.value
         lines.append(f"#   {name:<30} {{}}  labels -> values, from {source}")
+    for name, _ in varying_header_tables(template).values():
+        lines.append(f"#   {name:<30} *  records keyed by each page's table header")
     firsts: dict[str, int] = {}  # twins share a name (see latent_fields)
     for uid, name in latent_fields(template).items():
         firsts.setdefault(name, uid)

@@ -22,11 +22,12 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import NamedTuple
 
-from scrapy_wrapx.dom import PageTree, gc_paused, parse
+from scrapy_wrapx.dom import Node, PageTree, gc_paused, parse
 from scrapy_wrapx.extraction._collect import Fields, Records, attribute_value, collect
 from scrapy_wrapx.extraction._compiled import Compiled, Env, compiled
 from scrapy_wrapx.extraction._match import Matcher
 from scrapy_wrapx.extraction._render import render_items
+from scrapy_wrapx.extraction._tables import header_records
 from scrapy_wrapx.template import Extraction, FormItem, Template
 
 __all__ = ["extract", "remembering_matches", "render"]
@@ -42,6 +43,8 @@ class _Match(NamedTuple):
     env: Env
     explained: int
     misfits: int
+    #: The page's tables read by their own header, by template table uid.
+    tables: dict[int, Node]
 
 
 #: Matches remembered by page and template (see :func:`remembering_matches`);
@@ -103,6 +106,7 @@ def _extract(template: Template, page: PageTree, url: str | None) -> Extraction:
     fields: Fields = {name: [] for name in template.field_names}
     records: Records = {}
     collect(facts.program, env, fields, records, None)
+    _read_tables(facts, found.tables, fields, records)
     ok = score >= template.match_threshold and coverage >= template.coverage_threshold
     if ok and found.misfits:
         # Only on a page of the template: on one that is not, a text that
@@ -130,10 +134,27 @@ def _match(template: Template, facts: Compiled, page: PageTree) -> _Match:
         matched = matcher.elem(root, page.root, env)
     else:
         matched = matcher.lenient(root.children, page.root, 0, len(page.root.children), env)
-    found = _Match(template, page, matched, env, matcher.explained, matcher.misfits)
+    found = _Match(template, page, matched, env, matcher.explained, matcher.misfits, matcher.tables)
     if memory is not None:
         memory[key] = found
     return found
+
+
+def _read_tables(
+    facts: Compiled, tables: dict[int, Node], fields: Fields, records: Records
+) -> None:
+    """The records of tables whose columns vary from page to page, keyed
+    by the page's own header cells (see :mod:`._tables`), in place of the
+    records by position the template gave; the header's cells are no
+    fields then."""
+    for uid, node in tables.items():
+        name, header = facts.header_tables[uid]
+        if name in records:
+            read = header_records(node.element)
+            if read:
+                records[name] = read
+                for field in header:
+                    fields[field] = []
 
 
 def _add_copies(facts: Compiled, env: Env, fields: Fields) -> None:

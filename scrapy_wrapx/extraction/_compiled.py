@@ -19,6 +19,7 @@ from lxml import etree
 from scrapy_wrapx.dom import TEXT
 from scrapy_wrapx.extraction._collect import Program, data_nodes, program
 from scrapy_wrapx.extraction._plan import First, first, plan_of
+from scrapy_wrapx.extraction._tables import varying_header_tables
 from scrapy_wrapx.template import (
     COPY_FALLBACKS,
     LATENT_LABEL,
@@ -156,6 +157,10 @@ class Compiled:
         #: to the label their text opens with, left out of a value that
         #: keeps it ("Team: " of "Team: Boston Celtics").
         self.latent = latent_fields(template)
+        #: Tables read by the page's own header (see :mod:`._tables`):
+        #: table uid -> the name of the set of their body rows, and the
+        #: fields of their header row.
+        self.header_tables = varying_header_tables(template)
         #: What induction noted of the latent texts' places, which their
         #: names depend on (see :func:`latent_notes`).
         self.latent_notes = latent_notes(template)

@@ -68,24 +68,21 @@ class Matcher(Fits):
         #: Levels left to check below a shallow parse that had a choice
         #: (see :meth:`search` and :data:`CHECKED_LEVELS`).
         self.checking = 0
+        #: The page's tables read by their own header (see
+        #: :mod:`._tables`), by template table uid.
+        self.tables: dict[int, Node] = {}
 
     # -- deep matching, one visit per page node ----------------------------
 
     def elem(self, t: Elem, node: Node, env: Env) -> float:
         """Match and extract ``node`` as ``t``; the weight matched."""
         uid = t.uid
-        if self.tried:
-            tried = self.tried.get((uid, node.index))
-            if tried is not None:
-                # Matched already, to tell versions apart (see version).
-                weight, kept, misfits, explained, hits = tried
-                self.misfits += misfits
-                self.explained += explained
-                self.hits += hits
-                env.update(kept)
-                return weight
+        if self.tried and (uid, node.index) in self.tried:
+            return self._replay(uid, node, env)
         names, sigs, plan, tags = self.c.elems[uid]
         element = node.element
+        if uid in self.c.header_tables:
+            self.tables[uid] = node
         if (sigs and digest(element) in sigs) or self._chrome(uid, node, env):
             self.hits += 1
             if node.first_leaf >= 0:
@@ -102,6 +99,16 @@ class Matcher(Fits):
         if plan == TAGS:  # the common case, without a call to :meth:`hedge`
             return 1.0 + self._positional(t.children, tags, node, 0, len(children), env)
         return 1.0 + self.hedge(t.children, plan, tags, node, 0, len(children), env)
+
+    def _replay(self, uid: int, node: Node, env: Env) -> float:
+        """What matching ``node`` as the element ``uid`` gave when it was
+        matched already, to tell versions apart (see :meth:`version`)."""
+        weight, kept, misfits, explained, hits = self.tried[uid, node.index]
+        self.misfits += misfits
+        self.explained += explained
+        self.hits += hits
+        env.update(kept)
+        return weight
 
     def version(self, t: Elem, node: Node) -> int:
         """The uid of the version of ``t``'s block (see

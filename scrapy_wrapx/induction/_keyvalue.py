@@ -34,9 +34,9 @@ from typing import Any
 
 from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name, slug
+from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name
 from scrapy_wrapx.induction._rename import fresh_name
-from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, enclosing_sets
+from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, enclosing_sets, slug
 
 #: Key of :attr:`Template.meta` naming the key/value sets.
 KEY_VALUE_SETS = "key_value_sets"

@@ -26,7 +26,7 @@ from typing import Any
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS
 from scrapy_wrapx.induction._tables import table_header
-from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode
+from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode, slug
 
 #: How many levels a label and its slot may lie below their common
 #: ancestor (see the module docstring).
@@ -76,17 +76,9 @@ LEAD_TAGS = ROW_LABEL_TAGS | HEADINGS
 #: common ancestor of label and slot.
 LEAD_REACH = 2
 
-_SLUG = re.compile(r"[^a-z0-9]+")
 #: A label ending in a capital letter of its own ("FGM-A", made-attempted)
 #: ends in an abbreviation, not in the article "a".
 _LAST_CAPITAL = re.compile(r"(?:^|[^A-Za-z])[A-Z]\W*$")
-
-
-def slug(text: str) -> str:
-    name = _SLUG.sub("_", text.lower()).strip("_")[:40].strip("_")
-    if name and name[0].isdigit():
-        name = f"f_{name}"
-    return name
 
 
 def label_name(label: str) -> str:

@@ -44,7 +44,7 @@ from scrapy_wrapx.induction._alternatives import note_alternatives
 from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
-from scrapy_wrapx.induction._naming import label_like, label_name, slug
+from scrapy_wrapx.induction._naming import label_like, label_name
 from scrapy_wrapx.induction._rename import (
     carry_lone_members,
     carry_profiles,
@@ -67,6 +67,7 @@ from scrapy_wrapx.template import (
     Text,
     TNode,
     iter_nodes,
+    slug,
 )
 
 #: Strength of each source of a name (see the module doc).
