@@ -32,7 +32,7 @@ from scrapy_wrapx.extraction import remembering_matches
 from scrapy_wrapx.induction._copies import copied_fields, note_copies, version_copies
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
-from scrapy_wrapx.induction._labelled import open_labelled_values
+from scrapy_wrapx.induction._labelled import open_label_alternatives, open_labelled_values
 from scrapy_wrapx.induction._labels import template_texts, text_places, varying_places
 from scrapy_wrapx.induction._latent import name_latent, note_latent_shares
 from scrapy_wrapx.induction._merge import merge_nodes
@@ -94,6 +94,7 @@ def _induce(trees: list[PageTree], previous: Template | None) -> Template:
         widen_lists(scratch, root)
     separators.extend(_tokenize_texts(scratch, root))
     labelled = {id(text) for text in open_labelled_values(root)}
+    labelled.update(id(text) for text in open_label_alternatives(root))
     cells = {id(text) for text in open_cells(root)}
     _sign_fixed_subtrees(scratch, root)
     for text in separators:

@@ -207,3 +207,89 @@ def _value_like(text: Text) -> bool:
     words = len(value.split())
     sentence = (value.endswith(".") and words > MAX_ABBREVIATION_WORDS) or sentence_tail(value)
     return bool(value) and not value.endswith(":") and words <= MAX_VALUE_WORDS and not sentence
+
+
+def open_label_alternatives(root: Elem) -> list[Text]:
+    """In the records of lists, make a run of optional labels one label
+    slot; returns the slots.
+
+    A list of "Label: value" rows (``<p><b>Phone:</b> 555-0100</p>``) whose
+    rows differ between the seeds aligns as one record of alternative
+    labels, each an optional ``<b>`` of its fixed text, and one value
+    slot: the records held the values without their labels, under one
+    name (``price`` for the phone, the hours and the price). Where a
+    record's element holds two optional elements or more that look the
+    same (tag and attributes), each of one fixed text ending with a colon,
+    and then the value's text, and nothing else, the labels are one label
+    whose text varies: the first keeps its place with a slot, so that the
+    rows read as labels and values (see :mod:`._keyvalue`). Elsewhere a
+    run of optional labels is rows of their own, and their labels stay
+    template."""
+    opened: list[Text] = []
+    stack: list[tuple[TNode, bool]] = [(root, False)]
+    while stack:
+        node, in_list = stack.pop()
+        if isinstance(node, Elem | Set):
+            inside = in_list or isinstance(node, Set)
+            if inside and isinstance(node, Elem) and _label_row(node.children):
+                node.children = _merged_labels(node.children, opened)
+            stack.extend((child, inside) for child in node.children)
+        elif isinstance(node, Opt):
+            stack.append((node.child, in_list))
+    return opened
+
+
+def _label_row(items: list[TNode]) -> bool:
+    """Whether an element's content is optional labels alike, then the
+    value: one text with a slot, and nothing else."""
+    if len(items) < 3 or not isinstance(items[-1], Text) or items[-1].fixed:
+        return False
+    labels = [_optional_label(item) for item in items[:-1]]
+    first = labels[0]
+    return first is not None and all(
+        label is not None and _same_look(label, first) for label in labels
+    )
+
+
+def _merged_labels(items: list[TNode], opened: list[Text]) -> list[TNode]:
+    """``items`` with each run of optional labels alike merged into its
+    first (see :func:`open_label_alternatives`)."""
+    out: list[TNode] = []
+    run: list[Opt] = []
+    for item in [*items, None]:
+        label = _optional_label(item)
+        if label is not None and run and _same_look(label, _optional_label(run[0])):
+            run.append(item)  # type: ignore[arg-type]
+            continue
+        if len(run) > 1:
+            first = _optional_label(run[0])
+            assert first is not None
+            text = first.children[0]
+            assert isinstance(text, Text)
+            text.parts = [None]
+            first.sigs = ()
+            opened.append(text)
+            out.append(run[0])
+        else:
+            out.extend(run)
+        run = [item] if label is not None else []  # type: ignore[list-item]
+        if label is None and item is not None:
+            out.append(item)
+    return out
+
+
+def _optional_label(item: TNode | None) -> Elem | None:
+    """The element of an optional that holds one fixed text ending with a
+    colon, short and label-like, else None."""
+    if not isinstance(item, Opt) or not isinstance(item.child, Elem):
+        return None
+    elem = item.child
+    if len(elem.children) != 1 or not isinstance(elem.children[0], Text):
+        return None
+    text = elem.children[0]
+    value = (text.parts[0] or "").strip() if text.fixed else ""
+    return elem if value.endswith(":") and label_like(value) else None
+
+
+def _same_look(a: Elem, b: Elem | None) -> bool:
+    return b is not None and a.tag == b.tag and a.attrs == b.attrs
