@@ -85,3 +85,51 @@ def test_label_rows_are_a_mapping_keyed_by_their_labels(idiom: str, seed: int) -
         assert set(facts) == {ROWS[kind][0].lower() for kind in rows}, item
         for kind in rows:
             assert re.match(ROWS[kind][2], facts[ROWS[kind][0].lower()]), item
+
+
+#: Label and value in elements told apart by their classes alone.
+PAIRS = {
+    "span pair": (
+        "<ul class='facts'>{}</ul>",
+        "<li><span class='k'>{label}</span><span class='v'>{value}</span></li>",
+    ),
+    "div pair": (
+        "<div class='facts'>{}</div>",
+        "<div class='row'><div class='key'>{label}</div><div class='val'>{value}</div></div>",
+    ),
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(PAIRS))
+@pytest.mark.parametrize("seed", range(3))
+def test_pairs_told_apart_by_class_are_a_mapping_where_labels_recur(idiom: str, seed: int) -> None:
+    # No markup and no colon says "label"; the label texts recur from seed
+    # to seed while the values do not.
+    IDIOMS[idiom] = PAIRS[idiom]
+    try:
+        test_label_rows_are_a_mapping_keyed_by_their_labels(idiom, seed)
+    finally:
+        del IDIOMS[idiom]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cards_of_a_name_and_a_price_stay_a_list(seed: int) -> None:
+    # Pairs alike whose first texts do not recur (products' names): data.
+    rng = random.Random(seed)
+
+    def page(n: int) -> str:
+        cards = "".join(
+            f"<li><span class='k'>{rng.choice(WORDS)} {rng.choice(WORDS)} {rng.randint(1, 999)}"
+            f"</span><span class='v'>${rng.randint(5, 90)}</span></li>"
+            for _ in range(3 + n % 3)
+        )
+        return (
+            f"<html><body><h1>Shop {n}</h1><ul class='cards'>{cards}</ul><p>Foot</p></body></html>"
+        )
+
+    trees = [dom.parse(page(n), f"http://shop.example/c/{n}") for n in range(5)]
+    template = induce_template(trees)
+    name_template(template, trees)
+    item = item_data(extract(template, page(7), "http://shop.example/c/7"), template)
+    assert not any(isinstance(value, dict) for value in item.values()), item
+    assert [len(v) for v in item.values() if isinstance(v, list)] == [4], item

@@ -14,7 +14,10 @@ where its labels and values are) when the seed pages show it:
   (a text on most rows, a link on the "Web site" row);
 * the first is a label by its markup: it is in a ``th``, ``dt``, ``label``,
   ``b``, ``strong`` or a heading, or in the first cell of a row whose second
-  cell holds the value, or it ends in a colon on most rows;
+  cell holds the value, or it ends in a colon on most rows; or, where
+  classes alone tell the two apart (``<span class=k>``, ``<span class=v>``),
+  nearly all the first texts recur from seed to seed
+  (:data:`STRONG_RECURRENCE`) and the values mostly do not;
 * its texts look like labels (short, with letters), never repeat within a
   page's set, and recur: most rows' labels are found on another seed page
   too. Data does not recur that way: a list of products whose names sit in
@@ -42,6 +45,9 @@ from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, enclosing
 KEY_VALUE_SETS = "key_value_sets"
 #: Share of a set's rows whose label must be found on another seed page.
 RECURRENCE = 0.5
+#: That share where no markup and no colon says the texts are labels; the
+#: values must then recur no more than :data:`RECURRENCE`.
+STRONG_RECURRENCE = 0.8
 
 
 @dataclass(frozen=True)
@@ -252,12 +258,24 @@ def _reads_as_labels(pages: list[list[tuple[Any, Any]]], by_markup: bool) -> boo
     rows_seen = [t for texts in texts_per_page for t in texts]
     if len(texts_per_page) < 2 or len(rows_seen) < 2:
         return False
+    recurring = _recurring(texts_per_page)
     colons = sum(t.endswith(":") for t in rows_seen)
     if not by_markup and colons * 2 <= len(rows_seen):
-        return False
-    pages_of = Counter(_bare(t).lower() for texts in texts_per_page for t in set(texts))
-    recurring = sum(pages_of[_bare(t).lower()] >= 2 for t in rows_seen)
+        # No markup or colon says "label": only labels that nearly all
+        # recur, beside values that mostly do not (``<span class=k>Phone
+        # </span><span class=v>555-0100</span>``, the markup of sites
+        # that style their specifications with classes alone).
+        values = [[str(v) for _, v in page if isinstance(v, str)] for page in pages]
+        return recurring >= STRONG_RECURRENCE * len(rows_seen) and _recurring(
+            values
+        ) <= RECURRENCE * sum(map(len, values))
     return recurring >= RECURRENCE * len(rows_seen)
+
+
+def _recurring(texts_per_page: list[list[str]]) -> int:
+    """How many of the texts are found on another page too."""
+    pages_of = Counter(_bare(t).lower() for texts in texts_per_page for t in set(texts))
+    return sum(pages_of[_bare(t).lower()] >= 2 for texts in texts_per_page for t in texts)
 
 
 def _bare(label: str) -> str:
