@@ -26,6 +26,7 @@ names a user pinned win over all.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import statistics
@@ -44,7 +45,7 @@ from scrapy_wrapx.induction._alternatives import note_alternatives
 from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
-from scrapy_wrapx.induction._naming import label_like, label_name
+from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name
 from scrapy_wrapx.induction._rename import (
     carry_lone_members,
     carry_profiles,
@@ -59,6 +60,7 @@ from scrapy_wrapx.induction._semantic import PageEvidence, canon, page_evidence
 from scrapy_wrapx.induction._shapes import unit_quantity, value_role
 from scrapy_wrapx.template import (
     COPY_FALLBACKS,
+    Blob,
     Elem,
     FieldInfo,
     Opt,
@@ -70,6 +72,8 @@ from scrapy_wrapx.template import (
     slug,
 )
 
+#: Most words of a heading row's text that names the list below it.
+HEADING_ROW_WORDS = 4
 #: Strength of each source of a name (see the module doc).
 TARGET, LABEL, SEMANTIC, CLASS, TAG = 5, 4, 3, 2, 1
 #: Share of the seed pages showing a field on which evidence must agree.
@@ -668,6 +672,7 @@ def _name_tag_sets(template: Template, contexts: Mapping[str, FieldContext]) -> 
     first text field (``link_list``): a record list is a key of the item,
     read as such."""
     holders = _set_holders(template.root)
+    headed = _heading_rows(template.root)
     taken = set(template.field_names) | set(template.set_names)
     members: dict[str, list[FieldInfo]] = {}
     for info in template.fields:
@@ -682,7 +687,9 @@ def _name_tag_sets(template: Template, contexts: Mapping[str, FieldContext]) -> 
         context = contexts.get(infos[0].name) if infos else None
         section = context.section if context is not None else ""
         words = class_words(holder) if holder is not None else ""
-        if words and not _generated(words):
+        if headed.get(name):
+            base = headed[name]
+        elif words and not _generated(words):
             base = words
         elif section:
             base = section
@@ -697,6 +704,81 @@ def _name_tag_sets(template: Template, contexts: Mapping[str, FieldContext]) -> 
             base = f"{base}_list"
         renamed[name] = fresh_name(base, taken)
     rename_sets(template, renamed)
+
+
+def _heading_rows(root: Elem) -> dict[str, str]:
+    """The sets (by name) right after an element that holds one short
+    fixed text and nothing else, a heading row of the list below it
+    (``<tr><td colspan=2><b>Cast</b></td></tr>``, then the cast's rows;
+    ``<strong>Crew</strong>``, then a ``<ul>`` of the crew), each with
+    that text as a name; not a list of blocks (lists in its records), nor
+    one after optional headings alike (blocks of a heading and a list,
+    repeated, whose headings a record shows one of)."""
+    found: dict[str, str] = {}
+    stack: list[TNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Elem | Set):
+            items = [item.child if isinstance(item, Opt) else item for item in node.children]
+            for at, (before, item) in enumerate(itertools.pairwise(items), 1):
+                listed = _listed(item)
+                if listed is None or not isinstance(before, Elem) or _alternative(node, at):
+                    continue
+                text = _only_text(before)
+                nested = any(
+                    isinstance(inner, Set) for inner in iter_nodes(listed) if inner is not listed
+                )
+                if (
+                    text
+                    and label_like(text)
+                    and len(text.split()) <= HEADING_ROW_WORDS
+                    and not nested
+                ):
+                    found[listed.name] = slug(text)
+            stack.extend(items)
+    return found
+
+
+def _alternative(node: Elem | Set, at: int) -> bool:
+    """Whether the heading before ``node.children[at]`` is one of optional
+    headings alike, one of which a record shows (blocks of a heading and
+    a list, repeated: which heading is not the list's)."""
+    before = node.children[at - 1]
+    earlier = node.children[at - 2] if at > 1 else None
+    return (
+        isinstance(before, Opt)
+        and isinstance(earlier, Opt)
+        and isinstance(before.child, Elem)
+        and isinstance(earlier.child, Elem)
+        and before.child.tag == earlier.child.tag
+        and before.child.attrs == earlier.child.attrs
+    )
+
+
+def _listed(item: TNode) -> Set | None:
+    """A set, or the one set an element holds (``<ul>`` of ``<li>``)."""
+    if isinstance(item, Elem) and len(item.children) == 1:
+        inner = item.children[0]
+        item = inner.child if isinstance(inner, Opt) else inner
+    return item if isinstance(item, Set) else None
+
+
+def _only_text(elem: Elem) -> str:
+    """The one fixed text below ``elem`` when it holds nothing else and
+    reads as a heading: in a lead element (``<b>``, ``<th>``, a heading)
+    or a cell across the row (``colspan``)."""
+    texts = []
+    heading = False
+    for node in iter_nodes(elem):
+        if isinstance(node, Text):
+            if not node.fixed:
+                return ""
+            texts.append(node.parts[0] or "")
+        elif isinstance(node, Set | Opt | Blob) or (isinstance(node, Elem) and node.names):
+            return ""
+        elif isinstance(node, Elem):
+            heading = heading or node.tag in LEAD_TAGS or "colspan" in node.attrs
+    return texts[0].strip() if heading and len(texts) == 1 else ""
 
 
 def _set_holders(root: Elem) -> dict[str, tuple[Set, Elem | None]]:
