@@ -81,8 +81,8 @@ def header_records(table: etree._Element) -> list[dict[str, str]] | None:
     """The body rows of a page's table as records keyed by its header
     cells (a link's target under ``<key>_url``), or None where its first
     row is no header of ``<th>`` cells. A row of one cell that spans the
-    table heads the rows below it, whose records hold it under ``section``; a
-    row of another width is no record."""
+    table heads the rows below it, whose records hold it under
+    ``section``; a row of another width is no record."""
     rows = _page_rows(table)
     head = [cell for cell in rows[0] if cell.tag in _CELLS] if rows else []
     if not head or not all(cell.tag == "th" for cell in head):

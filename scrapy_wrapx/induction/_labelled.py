@@ -28,7 +28,16 @@ import re
 
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like, sentence_tail
-from scrapy_wrapx.template import LATENT_LABEL, Elem, Opt, Set, Text, TNode, iter_nodes
+from scrapy_wrapx.template import (
+    LATENT_LABEL,
+    Elem,
+    Opt,
+    Set,
+    Text,
+    TNode,
+    element_look,
+    iter_nodes,
+)
 
 #: Most words of a fixed text taken for a value after a label.
 MAX_VALUE_WORDS = 8
@@ -292,4 +301,4 @@ def _optional_label(item: TNode | None) -> Elem | None:
 
 
 def _same_look(a: Elem, b: Elem | None) -> bool:
-    return b is not None and a.tag == b.tag and a.attrs == b.attrs
+    return b is not None and element_look(a) == element_look(b)

@@ -68,6 +68,7 @@ from scrapy_wrapx.template import (
     Template,
     Text,
     TNode,
+    element_look,
     iter_nodes,
     slug,
 )
@@ -750,8 +751,7 @@ def _alternative(node: Elem | Set, at: int) -> bool:
         and isinstance(earlier, Opt)
         and isinstance(before.child, Elem)
         and isinstance(earlier.child, Elem)
-        and before.child.tag == earlier.child.tag
-        and before.child.attrs == earlier.child.attrs
+        and element_look(before.child) == element_look(earlier.child)
     )
 
 
