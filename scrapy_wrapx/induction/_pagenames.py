@@ -582,12 +582,15 @@ def _wanted_names(
     # Texts first: a link is named after the text it holds.
     ordered = sorted(contexts.items(), key=lambda item: not item[1].info.slot.isdigit())
     headings: list[str] = []
+    by_class: list[str] = []
     for name, context in ordered:
         if name in kept:
             continue
         context.inner_field = wanted.get(context.inner_field, context.inner_field)
         per_page = [page.get(name, []) for page in values]
         proposal, strength = propose(context, per_page, evidence)
+        if strength == CLASS and context.info.slot.isdigit() and not context.info.set:
+            by_class.append(name)
         weak = strength == TAG or (
             strength == CLASS
             and (proposal in wanted.values() or _generated(proposal) or _navigation(proposal))
@@ -600,6 +603,7 @@ def _wanted_names(
         if strength == TAG and proposal == _tag_name(context, _tag(context)):
             unnamed.append(name)
         wanted[name] = proposal
+    _tell_apart_by_class(wanted, by_class, contexts)
     if headings and not title_taken:
         best = min(headings, key=lambda name: _heading_rank(contexts[name], values, evidence))
         wanted[best] = "title"
@@ -609,6 +613,37 @@ def _wanted_names(
         if title:
             wanted[title] = "title"
     return wanted
+
+
+def _tell_apart_by_class(
+    wanted: dict[str, str], by_class: list[str], contexts: Mapping[str, FieldContext]
+) -> None:
+    """Text fields that their elements' class words would name alike
+    (``<span class="price old">``, ``<span class="price sale">``,
+    ``<span class="price">``: ``price``, ``price_2``, ``price_3`` by page
+    order) take the class words that tell their elements apart
+    (``price_old``, ``price_sale``, ``price``), where every such word is
+    one of letters and the names stay apart."""
+    groups: dict[str, list[str]] = {}
+    for name in by_class:
+        groups.setdefault(wanted[name], []).append(name)
+    for base, names in groups.items():
+        if len(names) < 2:
+            continue
+        tokens = {name: _class_tokens(contexts[name].chain[-1]) for name in names}
+        common = set.intersection(*tokens.values())
+        proposals = {
+            name: "_".join([base, *sorted(tokens[name] - common - set(base.split("_")))])
+            for name in names
+        }
+        words = [w for p in proposals.values() for w in p.split("_")]
+        if len(set(proposals.values())) == len(names) and all(w.isalpha() for w in words):
+            wanted.update(proposals)
+
+
+def _class_tokens(elem: Elem) -> set[str]:
+    """An element's class tokens, as names."""
+    return {slug(token) for token in (elem.attrs.get("class") or "").split() if slug(token)}
 
 
 def _sole_h1(contexts: Mapping[str, FieldContext], wanted: Mapping[str, str]) -> str:
