@@ -885,6 +885,12 @@ def enclosing_sets(root: TNode) -> dict[int, str]:
     return inside
 
 
+def set_parents(template: Template) -> dict[str, str]:
+    """The name of the set each set (by name) is in, "" for none."""
+    inside = enclosing_sets(template.root)
+    return {node.name: inside[node.uid] for node in template.nodes if isinstance(node, Set)}
+
+
 def assign_sets(template: Template) -> None:
     """Record in each field's info the set it repeats in
     (:attr:`FieldInfo.set`), from the template's tree."""

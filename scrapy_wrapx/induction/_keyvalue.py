@@ -229,13 +229,22 @@ def _by_markup(label: FieldInfo, value: FieldInfo) -> bool:
 
 def _rows(records: dict[str, list[dict[str, Any]]], name: str) -> Iterator[dict[str, Any]]:
     """The records of the set ``name`` wherever it nests in ``records``."""
+    for rows in record_lists(records, name):
+        yield from rows
+
+
+def record_lists(
+    records: dict[str, list[dict[str, Any]]], name: str
+) -> Iterator[list[dict[str, Any]]]:
+    """Each list of records of the set ``name`` wherever it nests in
+    ``records`` (one per record of the set around it)."""
     stack = [records]
     while stack:
         current = stack.pop()
         for set_name, rows in current.items():
+            if set_name == name:
+                yield rows
             for row in rows:
-                if set_name == name:
-                    yield row
                 stack.append({k: v for k, v in row.items() if isinstance(v, list)})
 
 

@@ -241,7 +241,7 @@ def open_label_alternatives(root: Elem) -> list[Text]:
         if isinstance(node, Elem | Set):
             inside = in_list or isinstance(node, Set)
             if inside and isinstance(node, Elem) and _label_row(node.children):
-                node.children = _merged_labels(node.children, opened)
+                opened.append(_merge_labels(node))
             stack.extend((child, inside) for child in node.children)
         elif isinstance(node, Opt):
             stack.append((node.child, in_list))
@@ -256,35 +256,23 @@ def _label_row(items: list[TNode]) -> bool:
     labels = [_optional_label(item) for item in items[:-1]]
     first = labels[0]
     return first is not None and all(
-        label is not None and _same_look(label, first) for label in labels
+        label is not None and element_look(label) == element_look(first) for label in labels
     )
 
 
-def _merged_labels(items: list[TNode], opened: list[Text]) -> list[TNode]:
-    """``items`` with each run of optional labels alike merged into its
-    first (see :func:`open_label_alternatives`)."""
-    out: list[TNode] = []
-    run: list[Opt] = []
-    for item in [*items, None]:
-        label = _optional_label(item)
-        if label is not None and run and _same_look(label, _optional_label(run[0])):
-            run.append(item)  # type: ignore[arg-type]
-            continue
-        if len(run) > 1:
-            first = _optional_label(run[0])
-            assert first is not None
-            text = first.children[0]
-            assert isinstance(text, Text)
-            text.parts = [None]
-            first.sigs = ()
-            opened.append(text)
-            out.append(run[0])
-        else:
-            out.extend(run)
-        run = [item] if label is not None else []  # type: ignore[list-item]
-        if label is None and item is not None:
-            out.append(item)
-    return out
+def _merge_labels(row: Elem) -> Text:
+    """Keep the first of a label row's optional labels (see
+    :func:`_label_row`), its text a slot, and the value; returns the
+    label's text."""
+    first, value = row.children[0], row.children[-1]
+    label = _optional_label(first)
+    assert label is not None
+    text = label.children[0]
+    assert isinstance(text, Text)
+    text.parts = [None]
+    label.sigs = ()
+    row.children = [first, value]
+    return text
 
 
 def _optional_label(item: TNode | None) -> Elem | None:
@@ -298,7 +286,3 @@ def _optional_label(item: TNode | None) -> Elem | None:
     text = elem.children[0]
     value = (text.parts[0] or "").strip() if text.fixed else ""
     return elem if value.endswith(":") and label_like(value) else None
-
-
-def _same_look(a: Elem, b: Elem | None) -> bool:
-    return b is not None and element_look(a) == element_look(b)

@@ -20,7 +20,7 @@ from typing import Any
 
 from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.template import Elem, Set, Template, Text, enclosing_sets
+from scrapy_wrapx.template import Elem, Set, Template, Text, enclosing_sets, set_parents
 
 #: The counter that keeps a name unique (``tr_list_2``).
 NAME_COUNTER = re.compile(r"_\d+$")
@@ -115,7 +115,7 @@ def _set_shapes(template: Template) -> dict[str, tuple[set[str], int]]:
     """Per set of ``template``: the names of the fields inside it (nested
     sets' included), and how many sets it is inside."""
     inside = enclosing_sets(template.root)
-    parent = {node.name: inside[node.uid] for node in template.nodes if isinstance(node, Set)}
+    parent = set_parents(template)
     fields: dict[str, set[str]] = {name: set() for name in parent}
     for info in template.fields:
         name = inside.get(info.uid, "")

@@ -23,13 +23,13 @@ data in the record or item around the set (see
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.induction._keyvalue import key_value_sets
-from scrapy_wrapx.template import Set, Template, enclosing_sets
+from scrapy_wrapx.induction._keyvalue import key_value_sets, record_lists
+from scrapy_wrapx.template import Set, Template, set_parents
 
 #: Key of :attr:`Template.meta`: the uids of the sets that are sections.
 SECTIONS = "sections"
@@ -41,13 +41,11 @@ def note_sections(template: Template, trees: Sequence[PageTree]) -> None:
     """Find the sets of ``template`` that are sections on its seed
     ``trees`` (see the module doc) and note them in its meta."""
     sets = {node.name: node for node in template.nodes if isinstance(node, Set)}
-    inside = enclosing_sets(template.root)
     members: dict[str, list[str]] = {name: [] for name in sets}
     for info in template.fields:
         if info.set in members:
             members[info.set].append(info.name)
-    for name, node in sets.items():
-        parent = inside[node.uid]
+    for name, parent in set_parents(template).items():
         if parent in members:
             members[parent].append(name)
     keyed = key_value_sets(template)
@@ -56,7 +54,7 @@ def note_sections(template: Template, trees: Sequence[PageTree]) -> None:
     if candidates:
         pages = [extract(template, tree).records for tree in trees]
         for name in candidates:
-            lists = [rows for records in pages for rows in _lists(records, name)]
+            lists = [rows for records in pages for rows in record_lists(records, name)]
             if _sectioned(lists, members[name]):
                 found.append(sets[name].uid)
     if found:
@@ -80,8 +78,7 @@ def listed_fields(template: Template) -> set[str]:
     is not sections (a field of a sections set inside a list of records is
     in each record once)."""
     sections = section_sets(template)
-    inside = enclosing_sets(template.root)
-    parent = {node.name: inside[node.uid] for node in template.nodes if isinstance(node, Set)}
+    parent = set_parents(template)
     listed = set()
     for info in template.fields:
         name = info.set
@@ -105,16 +102,3 @@ def _sectioned(lists: list[list[dict[str, Any]]], members: list[str]) -> bool:
             return False
         several += len(shown) > 1
     return several >= MIN_SECTIONED
-
-
-def _lists(records: dict[str, list[dict[str, Any]]], name: str) -> Iterator[list[dict[str, Any]]]:
-    """Each list of records of the set ``name`` wherever it nests in
-    ``records`` (one per record of the set around it)."""
-    stack = [records]
-    while stack:
-        current = stack.pop()
-        for set_name, rows in current.items():
-            if set_name == name:
-                yield rows
-            for row in rows:
-                stack.append({k: v for k, v in row.items() if isinstance(v, list)})

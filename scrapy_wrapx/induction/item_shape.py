@@ -19,7 +19,7 @@ from typing import Any
 from scrapy_wrapx.induction._alternatives import alternative_leaders
 from scrapy_wrapx.induction._keyvalue import KeyValueSet, key_value_sets
 from scrapy_wrapx.induction._sections import section_sets
-from scrapy_wrapx.template import Set, Template, enclosing_sets
+from scrapy_wrapx.template import Template, set_parents
 
 
 @dataclass(frozen=True)
@@ -117,11 +117,10 @@ def item_shape(template: Template) -> ItemShape:
         and found.set_names == template.set_names
     ):
         return found
-    inside = enclosing_sets(template.root)
     members: dict[str, list[str]] = {}
     for info in template.fields:
         members.setdefault(info.set, []).append(info.name)
-    nesting = {inside[n.uid] for n in template.nodes if isinstance(n, Set)}
+    nesting = set(set_parents(template).values())
     single = {
         name: names[0]
         for name, names in members.items()
