@@ -332,28 +332,37 @@ class Fits:
         each as short as it can be from the end backwards; the whole span
         as one (a misfit) when no split exists."""
         blocks = self._equal_reps(item, owner, begin, end)
-        if blocks is not None:
-            return blocks
-        levels = [frozenset((begin,))]
-        while end not in levels[-1]:
-            nxt = frozenset(
-                e for e in self.hedge_ends(item.children, owner, levels[-1]) if begin < e <= end
-            )
-            if not nxt or len(levels) > end - begin + 1:
-                self.misfits += 1
-                return [(begin, end)]
-            levels.append(nxt)
+        if blocks is not None or begin == end:
+            return blocks or []
+        # Fewest repetitions first: a shortest path over child positions,
+        # whose edges (one repetition each) only go forward, so one pass in
+        # position order settles it; each position keeps the latest start
+        # that reaches it as cheaply. (Sets of positions level by level,
+        # as before, grew with the level where repetitions vary in width,
+        # which made a long table's rows quadratic.)
+        count = {begin: 0}
+        previous: dict[int, int] = {}
+        for start in range(begin, end):
+            reps_before = count.get(start)
+            if reps_before is None:
+                continue
+            for stop in self.rep_ends(item, owner, start):
+                if stop > end:
+                    continue
+                known = count.get(stop)
+                if known is None or reps_before + 1 < known:
+                    count[stop] = reps_before + 1
+                    previous[stop] = start
+                elif reps_before + 1 == known:
+                    previous[stop] = start  # a later start: a shorter last repetition
+        if end not in previous:
+            self.misfits += 1
+            return [(begin, end)]
         reps: Spans = []
         position = end
-        for level in range(len(levels) - 2, -1, -1):
-            start = max(
-                s
-                for s in levels[level]
-                if s < position
-                and position in self.hedge_ends(item.children, owner, frozenset((s,)))
-            )
-            reps.append((start, position))
-            position = start
+        while position != begin:
+            reps.append((previous[position], position))
+            position = previous[position]
         reps.reverse()
         return reps
 
