@@ -180,3 +180,69 @@ def test_the_same_header_on_every_seed_is_aligned_without_scoring() -> None:
     short = _pair_scores([_menu_page(random.Random(seed), 10) for seed in range(4)])
     long = _pair_scores([_menu_page(random.Random(seed), 100) for seed in range(4)])
     assert long == short
+
+
+def _results_page(page: int, records: int) -> str:
+    """Results of a title row, a details row and, on some, a note row,
+    with no element around each record (see
+    :func:`scrapy_wrapx.induction._fold._fold_headed`)."""
+    rng = random.Random(page)
+    rows = []
+    for i in range(records):
+        rows.append(f"<tr class='t'><td>{_words(rng, 2)} {i}</td></tr>")
+        rows.append(f"<tr class='m'><td>{rng.randint(10**5, 10**6)} views</td></tr>")
+        if rng.random() < 0.3:
+            rows.append(f"<tr class='n'><td>note {_words(rng, 2)} {i}</td></tr>")
+    return _frame(f"<table>{''.join(rows)}</table>", page)
+
+
+def test_thousands_of_records_of_varying_length() -> None:
+    pages = [_results_page(page, SIBLINGS // 3) for page in range(SEEDS)]
+    template = induce_template(pages)
+    _check_lossless(template, pages)
+    assert len(template.set_names) == 1
+
+
+def _labelled_rows_page(page: int, rows: int) -> str:
+    """Rows of a label every seed shows and one or two values: each opens
+    with a ``<dt>``, but no two are records of one list."""
+    rng = random.Random(page)
+    body = "".join(
+        f"<dt>Label {i}:</dt>"
+        + "".join(f"<dd>{_words(rng, 2)}</dd>" for _ in range(1 + (i + page) % 2))
+        for i in range(rows)
+    )
+    return _frame(f"<dl>{body}</dl>", page)
+
+
+def _lines_in(name: str, pages: list[str]) -> int:
+    """Lines run in the function ``name`` while inducing ``pages`` (a
+    tracing hook: deterministic, unlike a timer; a scan shows as lines,
+    not calls)."""
+    count = 0
+
+    def local(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return local
+
+    def hook(frame: FrameType, event: str, arg: Any) -> Any:
+        return local if frame.f_code.co_name == name else None
+
+    trees = [dom.parse(page) for page in pages]
+    sys.settrace(hook)
+    try:
+        induce_template(trees)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_a_run_that_is_no_list_is_scanned_once() -> None:
+    """Every ``<dt>`` could open a run of records; the rows are no list,
+    and each start scans only as far as its first records, not the whole
+    run after it (quadratic in the rows)."""
+    short = _lines_in("_headed_run", [_labelled_rows_page(page, 100) for page in range(SEEDS)])
+    long = _lines_in("_headed_run", [_labelled_rows_page(page, 400) for page in range(SEEDS)])
+    assert 0 < long <= short * 4 * 1.2, (short, long)

@@ -45,6 +45,9 @@ from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
 MAX_PERIOD = 3
+#: Most siblings in one record that its first element opens, where
+#: records differ in length (see :func:`_fold_headed`).
+MAX_HEADED = 4
 #: A separator between inline repetitions is short: a few characters
 #: (:data:`._info.SEPARATOR_CHARS`) and at most this many words (", ", " and ", " & ", " / ", "; ").
 SEPARATOR_WORDS = 2
@@ -403,6 +406,7 @@ def fold_children(scratch: Scratch, children: list[TNode]) -> list[TNode]:
         children = _fold_inner_separated(scratch, children)
     if len(children) >= MIN_SEPARATED_RUN:
         children = _fold_separated(scratch, children)
+        children = _fold_headed(scratch, children)
     for period in range(1, MAX_PERIOD + 1):
         if len(children) < 2 * period:
             break
@@ -448,3 +452,106 @@ def fold_run(scratch: Scratch, run: list[TNode], period: int) -> Set:
         body = merge_hedges(scratch, body, run[start : start + period])
     reps = [run[start : start + period] for start in range(0, len(run), period)]
     return _make_set(scratch, body, run, reps)
+
+
+def _fold_headed(scratch: Scratch, children: list[TNode]) -> list[TNode]:
+    """Fold runs of records that each open with the same element and run
+    to the next one, where records differ in length: a title row, a row
+    of details and, on some, a note row, with no element around each.
+
+    Groups of a fixed length (:func:`_fold_period`) cut such a run at
+    every record that has the optional part: the template became a few
+    records of fixed length, a note, a few more, and a page's records
+    landed in several lists and in top-level fields. A run whose records
+    are all as long is left whole to :func:`_fold_period` (not tried
+    again from its second element, which would open records of its own)."""
+    symbols = [_symbol(scratch, node) if isinstance(node, Elem) else _LOOSE for node in children]
+    out: list[TNode] = []
+    i = 0
+    while i < len(children):
+        records = _headed_run(scratch, children, symbols, i)
+        if len(records) < 2:
+            out.append(children[i])
+            i += 1
+            continue
+        end = i + sum(map(len, records))
+        if len({len(record) for record in records}) > 1:
+            body = records[0]
+            for record in records[1:]:
+                body = merge_hedges(scratch, body, record)
+            out.append(_make_set(scratch, body, children[i:end], records))
+        else:
+            out.extend(children[i:end])
+        i = end
+    return out
+
+
+#: The kind of a loose text among siblings: it ends a run of records
+#: (:func:`_fold_headed` folds records of elements only).
+_LOOSE = ("loose",)
+
+
+def _headed_run(
+    scratch: Scratch, children: list[TNode], symbols: list[tuple[str, ...]], start: int
+) -> list[list[TNode]]:
+    """The records of the run that opens at ``start`` (see
+    :func:`_fold_headed`): the opening element and what follows it up to
+    the next element of its kind (at most :data:`MAX_HEADED` siblings),
+    for as long as each record is alike with the first
+    (:func:`_joins`). The last one takes the longest sequence of kinds an
+    earlier record showed in its order, so what follows the list stays
+    out of it. Found record by record, so a run that is no list costs
+    the scan of its first records only."""
+    opening = symbols[start]
+    records: list[list[TNode]] = []
+    if opening[0] != "elem":
+        return records
+    begin, j = start, start + 1
+    while j < len(symbols) and j - begin <= MAX_HEADED and symbols[j] != _LOOSE:
+        if symbols[j] == opening:
+            if not _joins(scratch, records, children[begin:j]):
+                return records
+            records.append(children[begin:j])
+            begin = j
+        j += 1
+    if records:
+        seen = [[_symbol(scratch, node) for node in record] for record in records]
+        last = max(
+            length
+            for length in range(1, MAX_HEADED + 1)
+            if _LOOSE not in symbols[begin : begin + length]
+            and any(_in_order(symbols[begin : begin + length], kinds) for kinds in seen)
+        )
+        if _joins(scratch, records, children[begin : begin + last]):
+            records.append(children[begin : begin + last])
+    return records
+
+
+def _joins(scratch: Scratch, records: list[list[TNode]], record: list[TNode]) -> bool:
+    """Whether ``record`` goes on a run of ``records``: it is more than its
+    opening element, and alike with the first record
+    (:func:`_alike_records`). Blocks of a layout (a table, a table and a
+    note, a table) are no records."""
+    return len(record) >= 2 and (not records or _alike_records(scratch, records[0], record))
+
+
+def _in_order(part: list[tuple[str, ...]], whole: list[tuple[str, ...]]) -> bool:
+    """Whether ``part`` is a subsequence of ``whole``."""
+    rest = iter(whole)
+    return all(kind in rest for kind in part)
+
+
+def _alike_records(scratch: Scratch, a: list[TNode], b: list[TNode]) -> bool:
+    """Whether two records are alike: the shorter one's kinds come in the
+    longer one's order, and each of its elements is a repetition of the
+    one it pairs with (:func:`_similar`: the rows of "Director:" and of
+    "Year:" are none). What only the longer one shows (a note row) is its
+    optional part."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    rest = iter(long)
+    for node in short:
+        kind = _symbol(scratch, node)
+        match = next((other for other in rest if _symbol(scratch, other) == kind), None)
+        if match is None or not _similar(scratch, [node], [match]):
+            return False
+    return True
