@@ -119,6 +119,9 @@ class Compiled:
         self.elems: dict[int, tuple[Any, ...]] = {}
         #: Per set: the plan of one repetition's hedge.
         self.plans: dict[int, int] = {}
+        #: Per hedge of optional elements only (by ``id`` of its item
+        #: list): those elements (see :meth:`.Fits.rows_ends`).
+        self.optional_rows: dict[int, tuple[Elem, ...]] = {}
         #: Per optional and set: the tags and the items its content starts
         #: with (see :meth:`.Fits.starts`).
         self.first: dict[int, tuple[frozenset[str], tuple[TNode, ...]]] = {}
@@ -212,6 +215,7 @@ class Compiled:
         self.row_label_prefix[uid] = _latent_label(node, ROW_LABEL_DEPTH)
         self.row_text[uid] = _first_text(node, ROW_LABEL_DEPTH, fixed=False)
         self.tags[uid] = _tags(node.children)
+        self._add_rows(node.children)
         self.elems[uid] = (
             tuple(node.variant_attrs),
             self.sigs[uid],
@@ -221,8 +225,14 @@ class Compiled:
 
     def _add_set(self, node: Set) -> None:
         self.tags[node.uid] = _tags(node.children)
+        self._add_rows(node.children)
         self.plans[node.uid] = plan_of(node.children, first_leaf)
         self.first[node.uid] = _starts(first(node))
+
+    def _add_rows(self, items: list[TNode]) -> None:
+        rows = [item.child for item in items if isinstance(item, Opt)]
+        if len(items) > 1 and len(rows) == len(items) and all(isinstance(r, Elem) for r in rows):
+            self.optional_rows[id(items)] = tuple(rows)  # type: ignore[arg-type]
 
 
 class Chrome:

@@ -313,6 +313,9 @@ class Fits:
         return found
 
     def hedge_ends(self, items: list[TNode], owner: Node, starts: frozenset[int]) -> frozenset[int]:
+        rows = self.c.optional_rows.get(id(items))
+        if rows is not None:
+            return self.rows_ends(rows, owner, starts, self.shallow)
         current = starts
         for item in items:
             if len(current) == 1:
@@ -326,6 +329,42 @@ class Fits:
             if not current:
                 break
         return current
+
+    def rows_ends(
+        self,
+        rows: tuple[Elem, ...],
+        owner: Node,
+        starts: frozenset[int],
+        fit: Callable[[Elem, Node], bool],
+    ) -> frozenset[int]:
+        """Where a hedge of optional elements (``rows``, each an ``Opt``
+        of one element) can end from ``starts``, each child taken by a
+        row it ``fit``s, in order, each row at most once.
+
+        The general hedge's sets of ends, item by item, cost a step per
+        row and position: rows in any order or subset (a table of labelled
+        rows, a sidebar of boxes) make the template a long run of optional
+        rows, and every position a set. Here a position keeps only the
+        first row still free there (any later one is free too, optional
+        rows being skippable), and a child goes to the first free row it
+        fits (which leaves the most rows free): the same ends, in a pass
+        over the children that stops where none is reached."""
+        children = owner.children
+        free = dict.fromkeys(starts, 0)  # position -> first row still free
+        reached = max(starts)
+        j = min(starts)
+        while j <= reached and j < len(children):
+            row = free.get(j)
+            if row is not None:
+                child = children[j]
+                while row < len(rows) and not fit(rows[row], child):
+                    row += 1
+                if row < len(rows):
+                    # Reached from here only, or a start (all its rows free).
+                    free.setdefault(j + 1, row + 1)
+                    reached = max(reached, j + 1)
+            j += 1
+        return frozenset(free)
 
     def split_reps(self, item: Set, owner: Node, begin: int, end: int) -> Spans:
         """The repetitions of ``item`` over ``owner.children[begin:end]``,
@@ -484,6 +523,9 @@ class Fits:
     def _exact_hedge(
         self, items: list[TNode], owner: Node, starts: frozenset[int]
     ) -> frozenset[int]:
+        rows = self.c.optional_rows.get(id(items))
+        if rows is not None:
+            return self.rows_ends(rows, owner, starts, self.fits)
         current = starts
         for item in items:
             reached: set[int] = set()
