@@ -41,7 +41,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin, urlsplit
 
 from scrapy_wrapx.dom import TEXT, PageTree
 from scrapy_wrapx.extraction import extract
@@ -309,6 +309,7 @@ class _PageFacts:
         self.tokens = tree_tokens(tree)
         self.own = own_tokens(tree)
         self.address, self.host = _address(tree.url), _host(tree.url or "")
+        self.url = tree.url
 
 
 def _normal(
@@ -335,7 +336,7 @@ def _normal(
             # A link about this very page (share it, mail it, print it):
             # its target is the page's address, not data.
             normal = (MARK,)
-    if name in paging and (len(values) == 1 or page_run(values)):
+    if name in paging and _paginates(values, page.url, name in links, least=1):
         # Page numbers, and the links to those pages: where to go next,
         # however many pages there are (a page of one has none).
         normal = (MARK,)
@@ -361,9 +362,9 @@ def _paging_fields(
             texts_in.setdefault(set_name, set()).add(name)
     runs = {
         name
-        for _, fields in per_page
+        for tree, fields in per_page
         for name, values in fields.items()
-        if page_run(values) and (name in links or all(value.isdigit() for value in values))
+        if _paginates(values, tree.url, name in links)
     }
     return {
         name for name in runs if name in links or not sets.get(name) or texts_in[sets[name]] <= runs
@@ -400,6 +401,75 @@ def page_run(values: Sequence[str]) -> bool:
             return False
         numbers = [int(each[changing[0]]) for each in found]
     return all(b == a + 1 for a, b in itertools.pairwise(numbers))
+
+
+def _paginates(values: Sequence[str], url: str | None, link: bool, least: int = 2) -> bool:
+    """Whether a field's values on the page at ``url`` are a pagination's:
+    links to pages of the list (:func:`_list_pages`; :func:`page_run`
+    where the page's address is unknown) or
+    page numbers (:func:`_page_numbers`), at least ``least`` pages. A
+    field that showed a pagination on one seed shows one of a single
+    page on another ("1", a "Next" link to the last page)."""
+    if link:
+        if least < 2 and len(set(values)) == 1:
+            return True
+        return _list_pages(values, url) if url else page_run(values)
+    return _page_numbers(values, least)
+
+
+def _list_pages(values: Sequence[str], url: str) -> bool:
+    """Whether links are to the pages of a list around the page at ``url``:
+    one address but for a number, numbers that follow one another once
+    each is counted once (a window of pages, with "Prev" and "Next" to the
+    neighbours), and that reach the page's own number (the one its address
+    has there, 1 where it has none: a list's first page). Products
+    numbered one after the other, twice each (their image and their name),
+    have numbers of their own, far from the page's.
+
+    >>> _list_pages(["/c?page=3", "/c?page=2", "/c?page=3"], "http://x.example/c?page=4")
+    True
+    >>> _list_pages(["/c/p/2", "/c/p/3", "/c/p/2"], "http://x.example/c")
+    True
+    >>> _list_pages(["/p/512", "/p/512", "/p/513", "/p/513"], "http://x.example/c?page=4")
+    False
+    """
+    addresses = [_path_query(urljoin(url, value)) for value in values]
+    shapes = {_NUMBER.sub("#", address) for address in addresses}
+    if len(values) < 2 or len(shapes) != 1:
+        return False
+    found = [_NUMBER.findall(address) for address in addresses]
+    changing = [index for index in range(len(found[0])) if len({each[index] for each in found}) > 1]
+    if len(changing) != 1:
+        return False
+    numbers = {int(each[changing[0]]) for each in found}
+    own = _path_query(url)
+    own_number = int(_NUMBER.findall(own)[changing[0]]) if _NUMBER.sub("#", own) in shapes else 1
+    return _follow_on(numbers) and min(numbers) <= own_number + 1 and max(numbers) >= own_number - 1
+
+
+def _path_query(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.path}?{parts.query}"
+
+
+def _page_numbers(values: Sequence[str], least: int = 2) -> bool:
+    """Whether texts are a pagination's: ``least`` numbers or more that
+    follow one another (each counted once), among words without digits at
+    most ("« Prev", "Next »")."""
+    numbers = {int(value) for value in values if value.isdigit()}
+    others = [value for value in values if not value.isdigit()]
+    return _follow_on(numbers, least) and not any(
+        _NUMBER.search(value) or len(value.split()) > MAX_PAGER_WORDS for value in others
+    )
+
+
+#: Most words of a pagination's text that is no page number ("Next page »").
+MAX_PAGER_WORDS = 3
+
+
+def _follow_on(numbers: set[int], least: int = 2) -> bool:
+    """Whether ``least`` numbers or more follow one another with no gap."""
+    return len(numbers) >= least and max(numbers) - min(numbers) == len(numbers) - 1
 
 
 #: Shortest page address (host and path) looked for in a link's target.
