@@ -124,3 +124,25 @@ def test_a_window_of_pages_with_prev_and_next_is_no_data(idiom: str, seed: int) 
         assert "page=" not in shown and "/p/" not in shown and "Prev" not in shown, data
         assert all(name in shown for name in names), data
         assert "/item/" in shown, data
+
+
+def test_a_number_of_thousands_of_digits_is_no_page_number() -> None:
+    """Page numbers are read as numbers: one of thousands of digits is
+    more than ``int`` reads (``ValueError``), and induction must not fail
+    on it (a checksum, a serial number printed in full)."""
+    rng = random.Random(5)
+    pages = []
+    for n in range(4):
+        cells = "".join(
+            f"<li>{value}</li>" for value in (str(n) + "9" * 5000, str(n + 1), str(n + 2))
+        )
+        pages.append(
+            dom.parse(
+                f"<html><body><h1>{rng.choice(NAMES)}</h1><ul class='codes'>{cells}</ul>"
+                "</body></html>",
+                f"http://shop.example/codes?page={n + 1}",
+            )
+        )
+    template = induce_template(pages)
+    name_template(template, pages)
+    assert item_data(extract(template, pages[0]), template) is not None

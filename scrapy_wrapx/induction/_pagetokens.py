@@ -387,29 +387,45 @@ def page_run(values: Sequence[str]) -> bool:
     """
     if len(values) < 2:
         return False
-    if all(value.isdigit() for value in values):
-        numbers = [int(value) for value in values]
-    else:
-        shapes = {_NUMBER.sub("#", value) for value in values}
-        if len(shapes) != 1 or "/" not in next(iter(shapes)):
+    numbers = [number for value in values if (number := _page_number(value)) is not None]
+    if len(numbers) < len(values):
+        found = _numbered(values) if "/" in values[0] else None
+        if found is None:
             return False
-        found = [_NUMBER.findall(value) for value in values]
-        changing = [
-            index for index in range(len(found[0])) if len({each[index] for each in found}) > 1
-        ]
-        if len(changing) != 1:
-            return False
-        numbers = [int(each[changing[0]]) for each in found]
+        numbers = found[1]
     return all(b == a + 1 for a, b in itertools.pairwise(numbers))
+
+
+#: Most digits of a page number (a longer number is no page's, and one of
+#: thousands of digits is more than ``int`` reads).
+MAX_PAGE_DIGITS = 9
+
+
+def _page_number(text: str) -> int | None:
+    """The page number a text is, if it is one."""
+    return int(text) if text.isdecimal() and len(text) <= MAX_PAGE_DIGITS else None
+
+
+def _numbered(addresses: Sequence[str]) -> tuple[int, list[int]] | None:
+    """Where addresses of one shape differ by one number only: that
+    number's place among their numbers, and its value in each; else None."""
+    if len({_NUMBER.sub("#", address) for address in addresses}) != 1:
+        return None
+    found = [_NUMBER.findall(address) for address in addresses]
+    changing = [index for index in range(len(found[0])) if len({each[index] for each in found}) > 1]
+    if len(changing) != 1:
+        return None
+    numbers = [number for each in found if (number := _page_number(each[changing[0]])) is not None]
+    return (changing[0], numbers) if len(numbers) == len(found) else None
 
 
 def _paginates(values: Sequence[str], url: str | None, link: bool, least: int = 2) -> bool:
     """Whether a field's values on the page at ``url`` are a pagination's:
     links to pages of the list (:func:`_list_pages`; :func:`page_run`
-    where the page's address is unknown) or
-    page numbers (:func:`_page_numbers`), at least ``least`` pages. A
-    field that showed a pagination on one seed shows one of a single
-    page on another ("1", a "Next" link to the last page)."""
+    where the page's address is unknown) or page numbers
+    (:func:`_page_numbers`), at least ``least`` pages. A field that showed
+    a pagination on one seed shows one of a single page on another ("1",
+    a "Next" link to the last page)."""
     if link:
         if least < 2 and len(set(values)) == 1:
             return True
@@ -434,17 +450,16 @@ def _list_pages(values: Sequence[str], url: str) -> bool:
     False
     """
     addresses = [_path_query(urljoin(url, value)) for value in values]
-    shapes = {_NUMBER.sub("#", address) for address in addresses}
-    if len(values) < 2 or len(shapes) != 1:
+    found = _numbered(addresses) if len(values) > 1 else None
+    if found is None:
         return False
-    found = [_NUMBER.findall(address) for address in addresses]
-    changing = [index for index in range(len(found[0])) if len({each[index] for each in found}) > 1]
-    if len(changing) != 1:
-        return False
-    numbers = {int(each[changing[0]]) for each in found}
+    place, numbers = found
     own = _path_query(url)
-    own_number = int(_NUMBER.findall(own)[changing[0]]) if _NUMBER.sub("#", own) in shapes else 1
-    return _follow_on(numbers) and min(numbers) <= own_number + 1 and max(numbers) >= own_number - 1
+    shape = _NUMBER.sub("#", addresses[0])
+    own_number = _page_number(_NUMBER.findall(own)[place]) if _NUMBER.sub("#", own) == shape else 1
+    if own_number is None or not _follow_on(set(numbers)):
+        return False
+    return min(numbers) <= own_number + 1 and max(numbers) >= own_number - 1
 
 
 def _path_query(url: str) -> str:
@@ -456,8 +471,8 @@ def _page_numbers(values: Sequence[str], least: int = 2) -> bool:
     """Whether texts are a pagination's: ``least`` numbers or more that
     follow one another (each counted once), among words without digits at
     most ("« Prev", "Next »")."""
-    numbers = {int(value) for value in values if value.isdigit()}
-    others = [value for value in values if not value.isdigit()]
+    numbers = {number for value in values if (number := _page_number(value)) is not None}
+    others = [value for value in values if _page_number(value) is None]
     return _follow_on(numbers, least) and not any(
         _NUMBER.search(value) or len(value.split()) > MAX_PAGER_WORDS for value in others
     )
