@@ -117,3 +117,18 @@ def test_a_heading_row_names_the_rows_below_and_links_are_kept() -> None:
 def test_a_table_without_a_header_of_th_is_not_read() -> None:
     table = dom.lxml_document("<table><tr><td>A</td><td>B</td></tr></table>").find(".//table")
     assert table is not None and header_records(table) is None
+
+
+@pytest.mark.parametrize("span", ["²", "9" * 5000, "3abc", ""])
+def test_a_span_that_is_no_number_of_columns_spans_one(span: str) -> None:
+    """A ``colspan`` is the page's: "²" is a digit ``int`` rejects, and a
+    number of thousands of digits more than it reads. Either spans one
+    column, and the page's records are read all the same."""
+    html = (
+        "<table><tr><th>Degree</th><th>Bachelor</th></tr>"
+        f"<tr><td colspan='{span}'>Engineering</td></tr>"
+        "<tr><td>Civil</td><td>27</td></tr></table>"
+    )
+    table = dom.lxml_document(html).find(".//table")
+    assert table is not None
+    assert {"degree": "Civil", "bachelor": "27"} in (header_records(table) or [])

@@ -134,7 +134,9 @@ def _record(keys: list[str], cells: list[etree._Element]) -> dict[str, str]:
 def _span(cell: etree._Element) -> int:
     """How many columns a cell spans."""
     value = cell.get("colspan", "1").strip()
-    return int(value) if value.isdigit() else 1
+    # Decimal digits only ("²" is a digit int() rejects), and few of them:
+    # browsers cap a span at 1000 columns.
+    return int(value) if value.isdecimal() and len(value) <= 4 else 1
 
 
 def _keys(headers: list[str]) -> list[str]:
