@@ -168,6 +168,24 @@ def test_template_reader_raises_only_value_error(text: str | bytes) -> None:
         Template.from_json(text)
 
 
+@pytest.mark.parametrize("key", ["\u00b2/0", "0/\u00b2", "9" * 5000 + "/0", "1/" + "9" * 5000])
+def test_a_template_with_hostile_copy_places_extracts(key: str) -> None:
+    """Where a field's dropped copies are (template meta, as ``uid/slot``)
+    is read with ``int``: "²" is a digit it rejects, thousands of digits
+    more than it reads. Such a place is none, and the page is extracted."""
+    from scrapy_wrapx.extraction import extract
+    from scrapy_wrapx.induction import induce_template
+    from scrapy_wrapx.template import COPY_FALLBACKS
+
+    pages = [f"<html><body><h1>{title}</h1><p>Copyright</p></body></html>" for title in "AB"]
+    template = induce_template(pages)
+    (field,) = template.fields
+    data = json.loads(template.to_json())
+    data["meta"][COPY_FALLBACKS] = {f"{field.uid}/{field.slot}": [key]}
+    extraction = extract(Template.from_json(json.dumps(data)), pages[0])
+    assert extraction.fields == {field.name: ["A"]}
+
+
 def test_template_reader_still_reads_templates() -> None:
     template = _template()
     assert Template.from_json(template.to_json()).fingerprint == template.fingerprint

@@ -322,14 +322,25 @@ def _place(template: Template, key: object) -> tuple[int, int] | None:
     if not isinstance(key, str):
         return None
     uid, _, slot = key.partition("/")
-    if not uid.isdigit() or int(uid) >= len(template.nodes):
+    if not _index(uid) or int(uid) >= len(template.nodes):
         return None
     node = template.nodes[int(uid)]
-    if isinstance(node, Text) and slot.isdigit() and int(slot) < node.slots:
+    if isinstance(node, Text) and _index(slot) and int(slot) < node.slots:
         return int(uid), int(slot)
     if isinstance(node, Elem) and slot in node.variant_attrs:
         return int(uid), node.variant_attrs.index(slot)
     return None
+
+
+def _index(text: str) -> bool:
+    """Whether a meta key's part is an index ``int`` reads: decimal digits
+    ("²" is a digit it rejects), and not thousands of them (a template
+    edited by hand, or another program's)."""
+    return text.isdecimal() and len(text) <= MAX_INDEX_DIGITS
+
+
+#: Most digits of an index in a template's meta.
+MAX_INDEX_DIGITS = 9
 
 
 def _heading_texts(template: Template) -> set[int]:
