@@ -231,8 +231,9 @@ class Compiled:
 
     def _add_rows(self, items: list[TNode]) -> None:
         rows = [item.child for item in items if isinstance(item, Opt)]
-        if len(items) > 1 and len(rows) == len(items) and all(isinstance(r, Elem) for r in rows):
-            self.optional_rows[id(items)] = tuple(rows)  # type: ignore[arg-type]
+        elems = [row for row in rows if isinstance(row, Elem)]
+        if len(items) > 1 and len(elems) == len(items):
+            self.optional_rows[id(items)] = tuple(elems)
 
 
 class Chrome:

@@ -376,9 +376,10 @@ class Fits:
         # Fewest repetitions first: a shortest path over child positions,
         # whose edges (one repetition each) only go forward, so one pass in
         # position order settles it; each position keeps the latest start
-        # that reaches it as cheaply. (Sets of positions level by level,
-        # as before, grew with the level where repetitions vary in width,
-        # which made a long table's rows quadratic.)
+        # that reaches it as cheaply. (The positions reached after each
+        # number of repetitions grow with that number where repetitions
+        # vary in width: walked level by level, a long table's rows were
+        # quadratic.)
         count = {begin: 0}
         previous: dict[int, int] = {}
         for start in range(begin, end):
