@@ -313,18 +313,31 @@ class Fits:
         return found
 
     def hedge_ends(self, items: list[TNode], owner: Node, starts: frozenset[int]) -> frozenset[int]:
+        """Where ``items`` can end from ``starts`` by shallow fits."""
+        return self._ends_through(items, owner, starts, self.item_ends, self.shallow)
+
+    def _ends_through(
+        self,
+        items: list[TNode],
+        owner: Node,
+        starts: frozenset[int],
+        ends: Ends,
+        fit: Callable[[Elem, Node], bool],
+    ) -> frozenset[int]:
+        """Where ``items`` can end from ``starts``, item by item with
+        ``ends`` (or a hedge of optional rows at once, with ``fit``)."""
         rows = self.c.optional_rows.get(id(items))
         if rows is not None:
-            return self.rows_ends(rows, owner, starts, self.shallow)
+            return self.rows_ends(rows, owner, starts, fit)
         current = starts
         for item in items:
             if len(current) == 1:
                 (only,) = current
-                current = self.item_ends(item, owner, only)
+                current = ends(item, owner, only)
             else:
                 reached: set[int] = set()
                 for j in current:
-                    reached |= self.item_ends(item, owner, j)
+                    reached |= ends(item, owner, j)
                 current = frozenset(reached)
             if not current:
                 break
@@ -524,15 +537,5 @@ class Fits:
     def _exact_hedge(
         self, items: list[TNode], owner: Node, starts: frozenset[int]
     ) -> frozenset[int]:
-        rows = self.c.optional_rows.get(id(items))
-        if rows is not None:
-            return self.rows_ends(rows, owner, starts, self.fits)
-        current = starts
-        for item in items:
-            reached: set[int] = set()
-            for j in current:
-                reached |= self.exact_ends(item, owner, j)
-            current = frozenset(reached)
-            if not current:
-                break
-        return current
+        """Where ``items`` can end from ``starts`` by exact fits."""
+        return self._ends_through(items, owner, starts, self.exact_ends, self.fits)
