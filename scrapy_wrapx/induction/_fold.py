@@ -435,14 +435,39 @@ def _fold_period(scratch: Scratch, children: list[TNode], period: int) -> list[T
 def _run_end(scratch: Scratch, children: list[TNode], start: int, period: int) -> int:
     """Where the run of groups similar to the group at ``start`` ends;
     ``start`` when no group starts there (too few siblings left, or
-    ``period`` alike siblings, which are shorter periods' to fold)."""
+    ``period`` alike siblings, which are shorter periods' to fold, unless
+    the second is the same divider after every record: a spacer row
+    after each of a table's rows)."""
     first = children[start : start + period]
-    if len(first) < period or (period > 1 and len({_symbol(scratch, n) for n in first}) == 1):
+    divided = period == 2 and _divider(first[-1])
+    if (
+        len(first) < period
+        or (period > 1 and len({_symbol(scratch, n) for n in first}) == 1 and not divided)
+    ):
         return start
     end = start + period
-    while end + period <= len(children) and _similar(scratch, first, children[end : end + period]):
+    divider = content_sig(scratch, first[1:]) if divided else None
+    while (
+        end + period <= len(children)
+        and _similar(scratch, first, children[end : end + period])
+        and (divider is None or content_sig(scratch, children[end + 1 : end + 2]) == divider)
+    ):
         end += period
     return end
+
+
+def _divider(node: TNode) -> bool:
+    """Whether an element is a divider between records: no text below it,
+    no attribute that varies and no form field, only fixed images at most
+    (a row of spacer images between a table's rows)."""
+    if not isinstance(node, Elem):
+        return False
+    return all(
+        isinstance(inner, Elem)
+        and inner.tag != "input"
+        and None not in inner.attrs.values()
+        for inner in iter_nodes(node)
+    )
 
 
 def fold_run(scratch: Scratch, run: list[TNode], period: int) -> Set:
