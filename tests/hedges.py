@@ -101,6 +101,21 @@ def table_rows(n: int, rng: random.Random, misfit: bool) -> str:
     return f'<html><body><table class="t">{rows}{extra}</table></body></html>'
 
 
+def rows_with_notes(n: int, rng: random.Random, misfit: bool) -> str:
+    """Records of a row and, on some, a note row after it, with no element
+    around each (records one or two rows wide)."""
+    rows = []
+    for _ in range(n // 2 + 1):
+        rows.append(
+            f'<tr class="film"><td>Film {rng.randint(1, 10**6)}</td>'
+            f"<td>${rng.randint(1, 999)}</td></tr>"
+        )
+        if rng.random() < 0.4:
+            rows.append(f'<tr class="note"><td>Note {rng.randint(1, 10**6)}</td></tr>')
+    extra = "<caption>odd</caption>" if misfit else ""
+    return f'<html><body><table class="t">{"".join(rows)}{extra}</table></body></html>'
+
+
 FAMILIES: dict[str, Family] = {
     "list_then_stranger": list_then_stranger,
     "optional_list": optional_list,
@@ -109,6 +124,7 @@ FAMILIES: dict[str, Family] = {
     "two_lists": two_lists,
     "text_runs": text_runs,
     "table_rows": table_rows,
+    "rows_with_notes": rows_with_notes,
 }
 
 
