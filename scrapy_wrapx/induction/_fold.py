@@ -440,9 +440,8 @@ def _run_end(scratch: Scratch, children: list[TNode], start: int, period: int) -
     after each of a table's rows)."""
     first = children[start : start + period]
     divided = period == 2 and _divider(first[-1])
-    if (
-        len(first) < period
-        or (period > 1 and len({_symbol(scratch, n) for n in first}) == 1 and not divided)
+    if len(first) < period or (
+        period > 1 and len({_symbol(scratch, n) for n in first}) == 1 and not divided
     ):
         return start
     end = start + period
@@ -463,9 +462,7 @@ def _divider(node: TNode) -> bool:
     if not isinstance(node, Elem):
         return False
     return all(
-        isinstance(inner, Elem)
-        and inner.tag != "input"
-        and None not in inner.attrs.values()
+        isinstance(inner, Elem) and inner.tag != "input" and None not in inner.attrs.values()
         for inner in iter_nodes(node)
     )
 
