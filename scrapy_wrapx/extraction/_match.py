@@ -462,8 +462,8 @@ class Matcher(Fits):
         place a kind was seen, and no exact parse of a page in yet another
         order exists, while its shallow parse took the hours for the
         phone."""
-        rows = [item.child for item in items if isinstance(item, Opt)]
-        if len(rows) < len(items) or not all(isinstance(row, Elem) for row in rows):
+        rows = self.c.optional_rows.get(id(items))
+        if rows is None:
             return None
         children = owner.children[start:end]
         if any(child.tag == TEXT for child in children):
@@ -471,7 +471,7 @@ class Matcher(Fits):
         taken: dict[int, int] = {}
         for position, child in enumerate(children, start):
             for index, row in enumerate(rows):
-                if index not in taken and self.fits(row, child):  # type: ignore[arg-type]
+                if index not in taken and self.fits(row, child):
                     taken[index] = position
                     break
         if len(taken) < len(children):
