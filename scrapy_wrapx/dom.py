@@ -95,7 +95,27 @@ DATA_ATTRIBUTES = {
     "embed": ("src",),
     "iframe": ("src",),
     "object": ("data",),
+    "data": ("value",),
+    "meter": ("value",),
+    "progress": ("value",),
 }
+
+#: Attributes that say what an element with no content of its own shows,
+#: in the order one is taken as its data when its tag has no data
+#: attribute (an image's ``alt`` is its link's caption or a copy of a
+#: text beside it, a button's words: images stay what their source is): a
+#: star rating drawn by a style and told in its ``title`` or accessible
+#: name, a score a script reads from a ``data-`` attribute (any of them,
+#: after these). Only a value a person could read is data (see
+#: :func:`describes`): an element whose attributes hold ids, digests or a
+#: script's settings stays formatting.
+DESCRIBING_ATTRIBUTES = ("title", "aria-label")
+#: Most characters and words of a describing attribute's value read as
+#: data ("4.5 out of 5 stars", "2020-03-01"), and the longest word: a
+#: longer run of letters and digits is an id or a digest.
+MAX_DESCRIPTION_CHARS = 60
+MAX_DESCRIPTION_WORDS = 8
+MAX_DESCRIPTION_WORD = 20
 
 #: Ancestors that give a leaf its *affiliation* (thesis §4.2.1): element
 #: types a redesign rarely changes around a piece of data.
@@ -162,6 +182,56 @@ def _element_leaf_property(tag: str, value: str, parent_tag: str) -> Property:
     if tag in ("a", "area"):
         return "link"
     return "other"
+
+
+def describes(value: str | None) -> bool:
+    """Whether a describing attribute's value is one a person could read
+    as the data of the element it is on: a few short words, with a letter
+    or a digit, no address and no markup or script settings.
+
+    >>> [describes(v) for v in ("4.5 out of 5 stars", "Rated 4/5", "2020-03-01", "7")]
+    [True, True, True, True]
+    >>> [describes(v) for v in ("", " ", "http://x.example/a", "/img/a.png",
+    ...     "80216b319b58718834f0c459c901df16b1a562c0", '{"a": 1}', "collapse in")]
+    [False, False, False, False, False, False, True]
+    """
+    if not value or len(value) > MAX_DESCRIPTION_CHARS:
+        return False
+    words = value.split()
+    if not words or len(words) > MAX_DESCRIPTION_WORDS:
+        return False
+    if any(len(word) > MAX_DESCRIPTION_WORD for word in words):
+        return False
+    first = words[0]
+    if first[0] in "{[<#/" or "://" in value or first.startswith(("www.", "javascript:")):
+        return False
+    return any(char.isalnum() for char in value)
+
+
+def leaf_attribute(element: etree._Element, tag: str) -> str | None:
+    """The attribute that holds the data of an element with no content of
+    its own: its tag's data attribute (:data:`DATA_ATTRIBUTES`); for a tag
+    that has none (a ``<span>``, a ``<div>``), the first describing
+    attribute (:data:`DESCRIBING_ATTRIBUTES`, then any ``data-`` one) whose
+    value :func:`describes` it; None for formatting."""
+    attrib = element.attrib
+    if not attrib:
+        return None
+    own = DATA_ATTRIBUTES.get(tag)
+    if own is not None:
+        # An image without a source, a link without a target: formatting.
+        for name in own:
+            value = attrib.get(name)
+            if value and not value.isspace():
+                return name
+        return None
+    for name in DESCRIBING_ATTRIBUTES:
+        if describes(attrib.get(name)):
+            return name
+    for key, found in attrib.items():
+        if isinstance(key, str) and key.startswith("data-") and describes(str(found)):
+            return key
+    return None
 
 
 def _step(tag: str, position: int, same_tag_siblings: int) -> str:
@@ -350,10 +420,7 @@ class Node:
         """The attribute an element leaf's :attr:`value` comes from."""
         if self.tag == TEXT:
             return None
-        for name in DATA_ATTRIBUTES.get(self.tag, ()):
-            if self.element.get(name):
-                return name
-        return None
+        return leaf_attribute(self.element, self.tag)
 
     def ancestors(self) -> Iterator[Node]:
         """Parent, grandparent, ... up to the root."""
@@ -760,19 +827,14 @@ def _add_text(
 
 def _close_childless(nodes: list[Node], leaves: list[Node], node: Node) -> None:
     """An element with no kept content is a data leaf or is dropped."""
-    element = node.element
-    value = None
-    for name in DATA_ATTRIBUTES.get(node.tag, ()):
-        value = element.get(name)
-        if value:
-            break
-    if not value or value.isspace():
+    name = leaf_attribute(node.element, node.tag)
+    if name is None:
         # Formatting only; it is the newest node since it has no descendants.
         nodes.pop()
         assert node.parent is not None
         node.parent.children.pop()
         return
-    node.value = value.strip()
+    node.value = (node.element.get(name) or "").strip()
     node.leaf_index = node.first_leaf = node.last_leaf = len(leaves)
     leaves.append(node)
 

@@ -23,7 +23,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from scrapy_wrapx.dom import HEADINGS
+from scrapy_wrapx.dom import DATA_ATTRIBUTES as LEAF_ATTRIBUTES
+from scrapy_wrapx.dom import DESCRIBING_ATTRIBUTES, HEADINGS
 from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS
 from scrapy_wrapx.induction._tables import table_header
 from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode, slug
@@ -235,6 +236,38 @@ class _Namer:
         self.fields.append(info)
         return info.name
 
+    def attributes(self, item: Elem, chain: list[Elem]) -> bool:
+        """Name the element's variant data attributes, or, on an element
+        with no content and none of them, its describing ones; whether it
+        had data attributes."""
+        variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES and not _control(item, a)]
+        if not variant:
+            self.described(item, chain)
+            return False
+        base = _hint(chain, 2) or item.tag
+        path = _path(chain)
+        context = _context(chain[:-1])
+        for attr in variant:
+            item.names[attr] = self.add(
+                item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
+            )
+        return True
+
+    def described(self, item: Elem, chain: list[Elem]) -> None:
+        """Name the describing attributes of an element with no content
+        and no data attribute that varies (see :func:`described_attributes`):
+        by the element's own class or id word ("rating"), else its tag and
+        the attribute. Induction keeps the first one whose values a person
+        can read (:func:`._pagetokens.template_fields`)."""
+        attrs = described_attributes(item)
+        if not attrs:
+            return
+        hint = _hint(chain, 1)
+        path, context = _path(chain), _context(chain[:-1])
+        for attr in attrs:
+            fallback = hint or f"{item.tag}_{slug(attr)}"
+            item.names[attr] = self.add(item.uid, attr, "", hint, path, fallback, context)
+
     def label_for(self, ancestors: list[Elem]) -> str:
         """The last label if near enough, else the last lead label (in a
         ``th``, ``b``...) if within :data:`LEAD_REACH`."""
@@ -349,15 +382,7 @@ class _Namer:
             self.links.add(item.uid)
         elif item.tag == "li":
             self.list_items.add(item.uid)
-        variant = [a for a in item.variant_attrs if a in DATA_ATTRIBUTES and not _control(item, a)]
-        if variant:
-            base = _hint(chain, 2) or item.tag
-            path = _path(chain)
-            context = _context(chain[:-1])
-            for attr in variant:
-                item.names[attr] = self.add(
-                    item.uid, attr, "", base, path, f"{base}_{slug(attr)}", context
-                )
+        variant = self.attributes(item, chain)
         icon = (item.attrs.get("alt") or item.attrs.get("title")) if item.tag == "img" else None
         if icon and not variant and _ICON_LABEL.match(icon):
             # An icon before a value names it as a text would ("<img
@@ -569,6 +594,19 @@ def input_type(item: Elem) -> str:
     is ``hidden``), "" for other elements and a type that varies."""
     kind = item.attrs.get("type") if item.tag == "input" else None
     return kind.strip().lower() if isinstance(kind, str) else ""
+
+
+def described_attributes(item: Elem) -> list[str]:
+    """The variant attributes of an element with no content that may say
+    what it shows (:data:`~scrapy_wrapx.dom.DESCRIBING_ATTRIBUTES`, then
+    any ``data-`` attribute), in the order the page tree takes one as the
+    element's data (:func:`~scrapy_wrapx.dom.leaf_attribute`): a rating
+    drawn by a style, told in a title or kept for a script. None for a
+    tag with a data attribute of its own (an image, a link, an input)."""
+    if item.children or item.tag in LEAF_ATTRIBUTES:
+        return []
+    ordered = [*DESCRIBING_ATTRIBUTES, *(name for name in item.attrs if name.startswith("data-"))]
+    return [name for name in ordered if name in item.attrs and item.attrs[name] is None]
 
 
 def _control(item: Elem, attr: str) -> bool:

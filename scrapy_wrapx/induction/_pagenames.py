@@ -45,7 +45,7 @@ from scrapy_wrapx.induction._alternatives import note_alternatives
 from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
-from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name
+from scrapy_wrapx.induction._naming import DATA_ATTRIBUTES, LEAD_TAGS, label_like, label_name
 from scrapy_wrapx.induction._rename import (
     carry_lone_members,
     carry_profiles,
@@ -350,6 +350,13 @@ def _attr_name(context: FieldContext) -> tuple[str, int]:
     """A link or image named after what it holds (``author_url``), else
     after its class words."""
     element = context.chain[-1]
+    if context.info.slot not in DATA_ATTRIBUTES:
+        # A describing attribute (a rating's title): what the element
+        # shows, named by its class words, not a link's or image's suffix.
+        words = own_class_words(context.chain) or ancestor_words(context.chain)
+        if words:
+            return words, CLASS
+        return f"{element.tag}_{slug(context.info.slot)}", TAG
     suffix = _ATTR_SUFFIXES.get(element.tag, "url")
     base = context.inner_field or label_name(context.inner_text) or own_class_words(context.chain)
     if element.tag == "img":

@@ -43,9 +43,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from urllib.parse import unquote, urljoin, urlsplit
 
-from scrapy_wrapx.dom import TEXT, PageTree
+from scrapy_wrapx.dom import TEXT, PageTree, describes
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.induction._naming import input_type
+from scrapy_wrapx.induction._naming import described_attributes, input_type
 from scrapy_wrapx.template import (
     Elem,
     FieldInfo,
@@ -248,6 +248,7 @@ def template_fields(
     empty = [info.name for info in template.fields if info.name not in seen]
     found = (
         empty
+        + _unread_descriptions(template, [fields for _, fields in per_page])
         + sorted(controls)
         + [
             name
@@ -543,6 +544,33 @@ def _fixed_text_links(template: Template, links: set[str]) -> set[str]:
         texts = [n for n in iter_nodes(template.nodes[info.uid]) if not isinstance(n, Elem)]
         if texts and all(isinstance(n, Text) and n.fixed for n in texts):
             found.add(info.name)
+    return found
+
+
+def _unread_descriptions(template: Template, per_page: Sequence[dict[str, list[str]]]) -> list[str]:
+    """The fields of describing attributes (see
+    :func:`~scrapy_wrapx.induction._naming.described_attributes`) that are
+    no data: one whose value on some seed is none a person reads
+    (:func:`~scrapy_wrapx.dom.describes`) or is a form token (a nonce, a
+    time stamp kept for a script), and, of an element's readable ones, all
+    but the first (its title and its ``data-score`` say one thing)."""
+    by_uid: dict[int, list[str]] = {}
+    for info in template.fields:
+        node = template.nodes[info.uid]
+        if isinstance(node, Elem) and info.slot in described_attributes(node):
+            by_uid.setdefault(info.uid, []).append(info.name)
+    found: list[str] = []
+    for names in by_uid.values():
+        readable = [
+            name
+            for name in names
+            if all(
+                describes(value) and not form_token(value)
+                for fields in per_page
+                for value in fields.get(name, ())
+            )
+        ]
+        found.extend(name for name in names if name not in readable[:1])
     return found
 
 
