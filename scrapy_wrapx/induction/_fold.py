@@ -289,6 +289,7 @@ def _make_set(
     info = scratch[folded]
     info.raw = raw
     info.sig = content_sig(scratch, raw)
+    info.pages = frozenset((scratch.page,))
     info.instances = [reps]
     return folded
 

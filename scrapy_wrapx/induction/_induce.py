@@ -152,13 +152,12 @@ def _merge_seeds(scratch: Scratch, trees: list[PageTree]) -> Elem:
     """The merge of the seeds' instances, the largest first."""
     places = [text_places(tree) for tree in trees]
     texts, varying = template_texts(trees), varying_places(trees, places)
-    seeds = sorted(
-        (
-            instance(scratch, tree, texts, varying, tree_places)
-            for tree, tree_places in zip(trees, places, strict=True)
-        ),
-        key=lambda e: -scratch[e].size,
-    )
+    instances = []
+    scratch.pages = len(trees)
+    for page, (tree, tree_places) in enumerate(zip(trees, places, strict=True)):
+        scratch.page = page
+        instances.append(instance(scratch, tree, texts, varying, tree_places))
+    seeds = sorted(instances, key=lambda e: -scratch[e].size)
     root = seeds[0]
     for seed in seeds[1:]:
         if seed.tag != root.tag:

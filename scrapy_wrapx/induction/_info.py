@@ -50,6 +50,10 @@ class Info:
     raw: list[TNode] | None = None
     sig: tuple[Any, ...] | None = None
     count: int = 1
+    #: The seed pages (by :attr:`Scratch.page`) whose instances had that
+    #: very content: all of them, and the content is the site's, not a
+    #: record repeated on one page or a block a few seeds happen to share.
+    pages: frozenset[int] = frozenset()
     sep: bool = False
     #: For a set: its repetitions (hedges) in every instance merged into it,
     #: or None once it was merged with something that is no set.
@@ -88,9 +92,13 @@ class Scratch:
     through both, as intended.
     """
 
-    __slots__ = ("_features", "_infos", "_unstyled")
+    __slots__ = ("_features", "_infos", "_unstyled", "page", "pages")
 
     def __init__(self) -> None:
+        #: The seed page whose instance is being built, and how many seed
+        #: pages there are (see :attr:`Info.pages`).
+        self.page = 0
+        self.pages = 1
         self._infos: dict[int, tuple[TNode, Info]] = {}
         self._features: dict[
             int, tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]

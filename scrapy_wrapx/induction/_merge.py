@@ -143,6 +143,7 @@ def _carry_instances(a: Info, b: Info, merged: Info) -> None:
     if a.sig is not None and a.sig == b.sig:
         merged.raw, merged.sig = a.raw, a.sig
         merged.count = a.count + b.count
+        merged.pages = a.pages | b.pages
     if a.instances is not None and b.instances is not None:
         merged.instances = a.instances + b.instances
 

@@ -329,18 +329,25 @@ def unfold_constant_sets(scratch: Scratch, root: Elem) -> None:
     page) by that content: a list that never varies is template, as EXALG
     reads a token occurring the same way on every page (social links,
     hidden form fields, a fixed menu that merely looks like a list); and
-    every set that is better read as a tuple (:func:`_as_tuple`)."""
-    stack: list[TNode] = [root]
+    every set that is better read as a tuple (:func:`_as_tuple`).
+
+    The lists inside content that every seed page showed the same are
+    as constant as it, though each was seen once (in the one instance the
+    content was taken from): a footer of link columns, alike enough to fold
+    into one set of columns, keeps every column's own links, not a set of
+    them with another column's links merged in as alternatives."""
+    stack: list[tuple[TNode, bool]] = [(root, False)]
     while stack:
-        node = stack.pop()
+        node, constant = stack.pop()
         if isinstance(node, Elem | Set):
             children: list[TNode] = []
             for child in node.children:
-                children.extend(_unfolded(scratch, child))
+                found, inside = _unfolded(scratch, child, constant)
+                children.extend(found)
+                stack.extend((item, inside) for item in found)
             node.children = children
-            stack.extend(children)
         elif isinstance(node, Opt):
-            inner = _unfolded(scratch, node.child)
+            inner, inside = _unfolded(scratch, node.child, constant)
             # An optional constant list: optional as a whole, which an
             # Opt cannot hold, so it stays a set of its one content.
             if len(inner) == 1:
@@ -348,16 +355,25 @@ def unfold_constant_sets(scratch: Scratch, root: Elem) -> None:
             else:
                 node.child = Set(inner)
                 refresh(scratch, node.child)
-            stack.append(node.child)
+            stack.append((node.child, inside))
 
 
-def _unfolded(scratch: Scratch, node: TNode) -> list[TNode]:
+def _unfolded(scratch: Scratch, node: TNode, constant: bool) -> tuple[list[TNode], bool]:
+    """What a set becomes, and whether that is content every seed page
+    showed the same: its content when it is constant (or inside such
+    content), else itself or a tuple."""
     info = scratch.get(node) if isinstance(node, Set) else None
     if not isinstance(node, Set) or info is None:
-        return [node]
-    if info.raw is not None and info.sig is not None and info.count >= CONSTANT_INSTANCES:
-        return list(info.raw)
-    return _as_tuple(scratch, node, info) or [node]
+        return [node], constant
+    if info.raw is not None and (
+        constant or (info.sig is not None and info.count >= CONSTANT_INSTANCES)
+    ):
+        # Content repeated on one page (two alike rows), or shared by a few
+        # seeds (pages of one product line), says nothing of what its lists
+        # hold on the next page.
+        everywhere = scratch.pages > 1 and len(info.pages) == scratch.pages
+        return list(info.raw), constant or everywhere
+    return _as_tuple(scratch, node, info) or [node], constant
 
 
 def _as_tuple(scratch: Scratch, node: Set, info: Info) -> list[TNode] | None:
