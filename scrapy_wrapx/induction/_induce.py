@@ -33,7 +33,12 @@ from scrapy_wrapx.induction._copies import copied_fields, note_copies, version_c
 from scrapy_wrapx.induction._info import Scratch, refresh
 from scrapy_wrapx.induction._instance import instance
 from scrapy_wrapx.induction._labelled import open_label_alternatives, open_labelled_values
-from scrapy_wrapx.induction._labels import template_texts, text_places, varying_places
+from scrapy_wrapx.induction._labels import (
+    list_places,
+    template_texts,
+    text_places,
+    varying_places,
+)
 from scrapy_wrapx.induction._latent import name_latent, note_latent_shares
 from scrapy_wrapx.induction._merge import merge_nodes
 from scrapy_wrapx.induction._naming import name_fields
@@ -152,11 +157,12 @@ def _merge_seeds(scratch: Scratch, trees: list[PageTree]) -> Elem:
     """The merge of the seeds' instances, the largest first."""
     places = [text_places(tree) for tree in trees]
     texts, varying = template_texts(trees), varying_places(trees, places)
+    lists = list_places(trees, places)
     instances = []
     scratch.pages = len(trees)
     for page, (tree, tree_places) in enumerate(zip(trees, places, strict=True)):
         scratch.page = page
-        instances.append(instance(scratch, tree, texts, varying, tree_places))
+        instances.append(instance(scratch, tree, texts, varying, tree_places, lists))
     seeds = sorted(instances, key=lambda e: -scratch[e].size)
     root = seeds[0]
     for seed in seeds[1:]:

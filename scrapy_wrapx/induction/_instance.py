@@ -8,6 +8,8 @@ with all their attributes fixed, texts fixed. Merging such templates (see
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.induction._fold import fold_children
 from scrapy_wrapx.induction._info import Info, Scratch, refresh, text_shape
@@ -26,13 +28,15 @@ def instance(
     template: frozenset[str],
     varying: frozenset[Place],
     places: list[Place],
+    lists: Mapping[Place, frozenset[str]] | None = None,
 ) -> Elem:
     """The fully fixed template of one page (no recursion; children are
     finished before their parent, so each node's profile can be built from
     theirs, and folding of repeats (:mod:`._fold`) runs on the way up).
     ``template`` and ``varying`` are the seeds' template texts and the
-    places where texts are data all the same, ``places`` this page's
-    (see :mod:`._labels`)."""
+    places where texts are data all the same, ``lists`` the places of
+    lists of links that vary, with their fixed items, ``places`` this
+    page's (see :mod:`._labels`)."""
     made: dict[int, TNode] = {}
     tables = PageTables(template)
     nodes = tree.nodes
@@ -43,7 +47,7 @@ def instance(
             if tables.in_body_cell(node.element):
                 label = text_label(node.value, frozenset(), frozenset(), ())
             else:
-                label = text_label(node.value, template, varying, places[node.index])
+                label = text_label(node.value, template, varying, places[node.index], lists)
             made[node.index] = _text(scratch, node.value, label)
         else:
             made[node.index] = _elem(scratch, node, made, tables)

@@ -21,9 +21,11 @@ blocks.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import statistics
+from collections.abc import Iterator, Mapping, Sequence
 
 from scrapy_wrapx.dom import TEXT, Node, PageTree
+from scrapy_wrapx.induction._info import SEPARATOR_CHARS
 from scrapy_wrapx.template import LABEL
 
 #: A text that opens with a label (:data:`~scrapy_wrapx.template.LABEL`),
@@ -90,6 +92,117 @@ def varying_places(trees: Sequence[PageTree], places: Sequence[list[Place]]) -> 
         for place, count in pages.items()
         if count == len(trees) and len(values[place]) > 1 and _named(place)
     )
+
+
+#: A place holds a list of links that varies (see :func:`list_places`)
+#: when the seeds show there, in the median, at most this share of the link
+#: texts all of them show there: a menu, or a page's tabs, shows most of
+#: its links on every page (all but the current one, or those a page has
+#: no content for), a list of genres a few of many.
+LIST_SHARE = 0.5
+
+
+def list_places(
+    trees: Sequence[PageTree], places: Sequence[list[Place]]
+) -> dict[Place, frozenset[str]]:
+    """The places of links whose texts make a list that varies from page to
+    page (genres, tags, a breadcrumb), each with the texts it holds on every
+    seed page (its fixed items: "Home"). A text there that is template
+    elsewhere is data all the same: "Comedy" among a film's genres is no
+    less a genre for being in the site's menu too (see :func:`text_label`).
+    Only places the page names by a class or id (of the link or of the
+    element around it), only links (a label is never a link), only links
+    side by side, and not the links of a paragraph (:func:`_in_prose`),
+    whose words are its own."""
+    if len(trees) < 2:
+        return {}
+    shown, unlisted = _link_texts(trees, places)
+    found: dict[Place, frozenset[str]] = {}
+    for place, pages in shown.items():
+        every = set().union(*pages)
+        if len(pages) < 2 or len(every) < 2 or place in unlisted:
+            continue
+        if statistics.median(len(values) for values in pages) > LIST_SHARE * len(every):
+            continue  # a menu, or the same list on every page
+        fixed = set.intersection(*pages) if len(pages) == len(trees) else set()
+        found[place] = frozenset(fixed)
+    return found
+
+
+def _link_texts(
+    trees: Sequence[PageTree], places: Sequence[list[Place]]
+) -> tuple[dict[Place, list[set[str]]], set[Place]]:
+    """The texts of each link place (:func:`_link_place`) on each seed that
+    shows it, and the places that are no list: in a paragraph on some seed,
+    or never two links side by side (one link per level of a nested tree,
+    which a template can only read level by level)."""
+    shown: dict[Place, list[set[str]]] = {}
+    prose: set[Place] = set()
+    side_by_side: set[Place] = set()
+    for tree, tree_places in zip(trees, places, strict=True):
+        seen: dict[Place, set[str]] = {}
+        containers: dict[tuple[Place, int], int] = {}
+        for leaf in tree.leaves:
+            if leaf.tag != TEXT:
+                continue
+            place = tree_places[leaf.index]
+            if _link_place(place):
+                seen.setdefault(place, set()).add(leaf.value)
+                if _in_prose(leaf):
+                    prose.add(place)
+                key = (place, _container(leaf))
+                containers[key] = containers.get(key, 0) + 1
+        side_by_side.update(place for (place, _), count in containers.items() if count > 1)
+        for place, values in seen.items():
+            shown.setdefault(place, []).append(values)
+    return shown, prose | (set(shown) - side_by_side)
+
+
+def _container(leaf: Node) -> int:
+    """The index of the element two levels above a link text's link (the
+    list around its items, whether or not each link has an item of its
+    own, ``<span><a>Comedy</a></span>``)."""
+    node: Node | None = leaf
+    for _ in range(3):
+        node = node.parent if node is not None else None
+    return node.index if node is not None else -1
+
+
+def _in_prose(leaf: Node) -> bool:
+    """Whether a link's text is in a paragraph: the element around the link
+    holds more text of its own (not counting separators) than in links."""
+    link = leaf.parent
+    container = link.parent if link is not None else None
+    if container is None:
+        return False
+    own = linked = 0
+    for child in container.children:
+        if child.tag == TEXT:
+            if len(child.value) > SEPARATOR_CHARS:
+                own += len(child.value)
+        elif child.first_leaf >= 0:
+            linked += sum(len(text.value) for text in _texts(child))
+    return own > linked
+
+
+def _texts(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.tag == TEXT:
+            yield current
+        stack.extend(current.children)
+
+
+def _link_place(place: Place) -> bool:
+    """Whether a place is a link's text, named by the link's or its
+    parent's class or id."""
+    if len(place) < 3 or place[-1] != TEXT:
+        return False
+    link, above = place[-2], place[-3]
+    if re.split(r"[.#]", link, maxsplit=1)[0] != "a":
+        return False
+    return any(mark in step for step in (link, above) for mark in ".#")
 
 
 def text_places(tree: PageTree) -> list[Place]:
@@ -169,15 +282,23 @@ def label_prefix(value: str) -> str:
 
 
 def text_label(
-    value: str, template: frozenset[str], varying: frozenset[Place], place: Place
+    value: str,
+    template: frozenset[str],
+    varying: frozenset[Place],
+    place: Place,
+    lists: Mapping[Place, frozenset[str]] | None = None,
 ) -> str:
     """The symbol of a text: the text itself when it is template text, and
-    not what may be data in a varying place; the label it opens with when
-    that label opens a text on every seed page, marked ``#:``, so that
-    "Price: 12" and "ISBN: 3" are different symbols although both carry
-    data (a title such as "Dune: Part One" opens with no *template* label);
-    else ``#``. Punctuation and labels are never data."""
-    if value in template and not (place in varying and _may_be_data(value)):
+    not what may be data in a varying place or in a list that varies
+    (``lists``, see :func:`list_places`) without being one of its fixed
+    items; the label it opens with when that label opens a text on every
+    seed page, marked ``#:``, so that "Price: 12" and "ISBN: 3" are
+    different symbols although both carry data (a title such as "Dune:
+    Part One" opens with no *template* label); else ``#``. Punctuation and
+    labels are never data."""
+    listed = lists.get(place) if lists else None
+    in_data = place in varying or (listed is not None and value not in listed)
+    if value in template and not (in_data and _may_be_data(value)):
         return f"#{value}"
     prefix = label_prefix(value)
     return f"#:{prefix}" if prefix and _LABEL_MARK + prefix in template else "#"
