@@ -385,13 +385,31 @@ def ancestor_words(chain: Sequence[Elem]) -> str:
     return ""
 
 
+#: Elements that strike their text through: a value no longer current
+#: (the price before a sale, beside the price now).
+STRUCK_TAGS = frozenset({"s", "strike", "del"})
+
+
 def propose(
     context: FieldContext, values: Sequence[list[str]], evidence: Sequence[PageEvidence]
 ) -> tuple[str, int]:
-    """The best name the evidence gives the field, and its strength."""
+    """The best name the evidence gives the field, and its strength; a text
+    struck through is the ``old_`` one of what its element's words say (the
+    price beside it keeps the plain name, whether or not the seeds showed an
+    old price), unless a label of its own names it."""
     info = context.info
     if info.slot.isdigit() and label_name(info.label):
         return _with_medium(context, label_name(info.label), values) or info.name, LABEL
+    name, strength = _propose(context, values, evidence)
+    if info.slot.isdigit() and context.chain and context.chain[-1].tag in STRUCK_TAGS:
+        return f"old_{name}", strength
+    return name, strength
+
+
+def _propose(
+    context: FieldContext, values: Sequence[list[str]], evidence: Sequence[PageEvidence]
+) -> tuple[str, int]:
+    info = context.info
     semantic = semantic_name(values, evidence)
     context.evidence["key"] = semantic
     if semantic:
