@@ -18,6 +18,10 @@ is never taken for one. Its records have two fields or sets at least: a
 list of one field is a list of values. The item then holds the records'
 data in the record or item around the set (see
 :func:`scrapy_wrapx.unsupervised.items.item_data`).
+
+So are the rows of a grid of cards, whose records hold one set and nothing
+else: the cards of all rows are one list, as a person reads them; a last
+row partly filled, or a page of one row, changes nothing.
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ def note_sections(template: Template, trees: Sequence[PageTree]) -> None:
             members[parent].append(name)
     keyed = key_value_sets(template)
     candidates = [name for name in sets if name not in keyed and len(members[name]) > 1]
-    found: list[int] = []
+    # Rows of a grid: records that hold one list and nothing else.
+    found = [sets[name].uid for name in sets if _rows_of_one_list(members[name], sets)]
     if candidates:
         pages = [extract(template, tree).records for tree in trees]
         for name in candidates:
@@ -61,6 +66,14 @@ def note_sections(template: Template, trees: Sequence[PageTree]) -> None:
         template.meta[SECTIONS] = found
     else:
         template.meta.pop(SECTIONS, None)
+
+
+def _rows_of_one_list(members: list[str], sets: dict[str, Set]) -> bool:
+    """Whether a set's records hold one set and no field: the rows of a
+    grid of cards (``<tr>`` of ``<td>``, ``<div class=row>`` of ``<div
+    class=col>``), which say where the cards sit, not what they are. Their
+    cards make one list (see :func:`note_sections`)."""
+    return len(members) == 1 and members[0] in sets
 
 
 def section_sets(template: Template) -> set[str]:
