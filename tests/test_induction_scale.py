@@ -246,3 +246,23 @@ def test_a_run_that_is_no_list_is_scanned_once() -> None:
     short = _lines_in("_headed_run", [_labelled_rows_page(page, 100) for page in range(SEEDS)])
     long = _lines_in("_headed_run", [_labelled_rows_page(page, 400) for page in range(SEEDS)])
     assert 0 < long <= short * 4 * 1.2, (short, long)
+
+
+def _linked_prose_page(page: int, links: int) -> str:
+    """One paragraph of text with a link after every few words, and a list
+    of links beside it: every link text is asked whether it is in prose."""
+    rng = random.Random(page)
+    prose = "".join(
+        f"{_words(rng, 4)} <a class='x' href='/w/{i}'>{_words(rng, 1)}</a> " for i in range(links)
+    )
+    tags = ", ".join(f"<a href='/t/{i}'>{_words(rng, 1)}</a>" for i in range(links))
+    return _frame(f"<p class='story'>{prose}</p><p class='tags'>{tags}</p>", page)
+
+
+def test_links_are_told_from_prose_once_per_paragraph() -> None:
+    """Whether a place's links are in a paragraph is read once for the
+    element around them, from the leaves' text lengths: a paragraph of
+    *n* links is no *n* walks of the paragraph."""
+    short = _lines_in("_in_prose", [_linked_prose_page(page, 60) for page in range(SEEDS)])
+    long = _lines_in("_in_prose", [_linked_prose_page(page, 240) for page in range(SEEDS)])
+    assert 0 < long <= short * 4 * 1.2, (short, long)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.induction._info import SEPARATOR_CHARS
@@ -142,16 +142,24 @@ def _link_texts(
     for tree, tree_places in zip(trees, places, strict=True):
         seen: dict[Place, set[str]] = {}
         containers: dict[tuple[Place, int], int] = {}
+        lengths = _text_lengths(tree)
+        in_prose: dict[int, bool] = {}  # by the index of a link's parent
         for leaf in tree.leaves:
             if leaf.tag != TEXT:
                 continue
             place = tree_places[leaf.index]
-            if _link_place(place):
-                seen.setdefault(place, set()).add(leaf.value)
-                if _in_prose(leaf):
+            if not _link_place(place):
+                continue
+            seen.setdefault(place, set()).add(leaf.value)
+            link = leaf.parent
+            parent = link.parent if link is not None else None
+            if parent is not None:
+                if parent.index not in in_prose:
+                    in_prose[parent.index] = _in_prose(parent, lengths)
+                if in_prose[parent.index]:
                     prose.add(place)
-                key = (place, _container(leaf))
-                containers[key] = containers.get(key, 0) + 1
+            key = (place, _container(leaf))
+            containers[key] = containers.get(key, 0) + 1
         side_by_side.update(place for (place, _), count in containers.items() if count > 1)
         for place, values in seen.items():
             shown.setdefault(place, []).append(values)
@@ -168,30 +176,26 @@ def _container(leaf: Node) -> int:
     return node.index if node is not None else -1
 
 
-def _in_prose(leaf: Node) -> bool:
-    """Whether a link's text is in a paragraph: the element around the link
-    holds more text of its own (not counting separators) than in links."""
-    link = leaf.parent
-    container = link.parent if link is not None else None
-    if container is None:
-        return False
-    own = linked = 0
-    for child in container.children:
+def _text_lengths(tree: PageTree) -> list[int]:
+    """The characters of the page's texts before each leaf (and after the
+    last): a subtree's text length is a difference of two of them."""
+    lengths = [0]
+    for leaf in tree.leaves:
+        lengths.append(lengths[-1] + (len(leaf.value) if leaf.tag == TEXT else 0))
+    return lengths
+
+
+def _in_prose(parent: Node, lengths: list[int]) -> bool:
+    """Whether the links in ``parent`` are in a paragraph: it holds more
+    text of its own (not counting separators) than in its elements."""
+    own = inside = 0
+    for child in parent.children:
         if child.tag == TEXT:
             if len(child.value) > SEPARATOR_CHARS:
                 own += len(child.value)
         elif child.first_leaf >= 0:
-            linked += sum(len(text.value) for text in _texts(child))
-    return own > linked
-
-
-def _texts(node: Node) -> Iterator[Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.tag == TEXT:
-            yield current
-        stack.extend(current.children)
+            inside += lengths[child.last_leaf + 1] - lengths[child.first_leaf]
+    return own > inside
 
 
 def _link_place(place: Place) -> bool:
