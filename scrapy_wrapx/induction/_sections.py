@@ -55,7 +55,11 @@ def note_sections(template: Template, trees: Sequence[PageTree]) -> None:
     keyed = key_value_sets(template)
     candidates = [name for name in sets if name not in keyed and len(members[name]) > 1]
     # Rows of a grid: records that hold one list and nothing else.
-    found = [sets[name].uid for name in sets if _rows_of_one_list(members[name], sets)]
+    found = [
+        sets[name].uid
+        for name in sets
+        if name not in keyed and _rows_of_one_list(members[name], sets)
+    ]
     if candidates:
         pages = [extract(template, tree).records for tree in trees]
         for name in candidates:
