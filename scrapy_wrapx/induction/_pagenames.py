@@ -396,12 +396,19 @@ def propose(
     """The best name the evidence gives the field, and its strength; a text
     struck through is the ``old_`` one of what its element's words say (the
     price beside it keeps the plain name, whether or not the seeds showed an
-    old price), unless a label of its own names it."""
+    old price), unless a label or class words of its own name it
+    (``<del class="price was">``)."""
     info = context.info
     if info.slot.isdigit() and label_name(info.label):
         return _with_medium(context, label_name(info.label), values) or info.name, LABEL
     name, strength = _propose(context, values, evidence)
-    if info.slot.isdigit() and context.chain and context.chain[-1].tag in STRUCK_TAGS:
+    element = context.chain[-1] if context.chain else None
+    if (
+        info.slot.isdigit()
+        and element is not None
+        and element.tag in STRUCK_TAGS
+        and not class_words(element)
+    ):
         return f"old_{name}", strength
     return name, strength
 
