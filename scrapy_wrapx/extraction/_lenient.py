@@ -271,6 +271,7 @@ def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, e
     count, n = len(items), end - start
     matched = 0.0
     counted: set[int] = set()
+    taken = -1  # the last item that took a segment
     i = j = 0
     while i < count and j < n:
         kind, stop = choice[i][j]
@@ -281,11 +282,37 @@ def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, e
             j += 1
             continue
         item = items[i]
-        gain = _take(m, item, owner, start + j, start + stop, env)
-        if item.uid not in counted:
-            matched += gain
-            counted.add(item.uid)
+        if _unlabelled_definition(items, i, taken):
+            # Its term did not align: the page's term is another (one the
+            # seeds never showed), and so is this definition's meaning.
+            m.misfits += 1
+        else:
+            gain = _take(m, item, owner, start + j, start + stop, env)
+            if item.uid not in counted:
+                matched += gain
+                counted.add(item.uid)
+            taken = i
         j = stop
         if kind == TAKE:
             i += 1
     return matched
+
+
+def _unlabelled_definition(items: list[TNode], i: int, taken: int) -> bool:
+    """Whether ``items[i]`` is a definition (``<dd>``) right after a term
+    of the template (``<dt>``) that did not align: ``<dt>Resolution</dt>
+    <dd>201k dots</dd>`` on a page, against a template's ``<dt>Screen
+    size</dt><dd>…</dd>``, gives no screen size."""
+    if i == 0 or taken == i - 1:
+        return False
+    item, before = _core(items[i]), _core(items[i - 1])
+    return (
+        isinstance(item, Elem)
+        and item.tag == "dd"
+        and isinstance(before, Elem)
+        and before.tag == "dt"
+    )
+
+
+def _core(item: TNode) -> TNode:
+    return item.child if isinstance(item, Opt) else item
