@@ -65,3 +65,41 @@ def test_a_definition_is_taken_only_with_its_term(seed: int) -> None:
         for term, _ in SEEN:
             # No seen term's name holds an unseen term's value.
             assert item.get(slug(term)) not in unseen, (terms, item)
+
+
+#: Idioms of a label before its value, with no element around the pair.
+LABELLED_RUNS = {
+    "bold": lambda terms: "".join(f"<b>{term}:</b> {value}<br>" for term, value in terms),
+    "strong": lambda terms: "".join(
+        f"<strong>{term}</strong> {value}<br>" for term, value in terms
+    ),
+    "terms": lambda terms: (
+        "<dl>" + "".join(f"<dt>{t}</dt><dd>{v}</dd>" for t, v in terms) + "</dl>"
+    ),
+}
+
+
+@pytest.mark.parametrize("idiom", sorted(LABELLED_RUNS))
+@pytest.mark.parametrize("seed", range(4))
+def test_a_value_after_a_label_is_taken_only_with_its_label(idiom: str, seed: int) -> None:
+    """Every seed shows the same labels; a page shows another label in the
+    place of one of them: its value is no value of the label it replaced
+    (the director is no chancellor), and the other labels keep theirs."""
+    rng = random.Random(seed)
+
+    def page(terms: list[tuple[str, str]]) -> str:
+        body = LABELLED_RUNS[idiom](terms)
+        return f"<html><body><h1>Camera {rng.randint(1, 999)}</h1><div class='specs'>{body}</div></body></html>"
+
+    trees = [dom.parse(page([(term, make(rng)) for term, make in SEEN])) for _ in range(5)]
+    template = induce_template(trees)
+    name_template(template, trees)
+    for replaced in range(len(SEEN)):
+        other, make_other = UNSEEN[replaced % len(UNSEEN)]
+        terms = [(term, make(rng)) for term, make in SEEN]
+        terms[replaced] = (other, make_other(rng))
+        item = item_data(extract(template, page(terms)), template)
+        assert slug(SEEN[replaced][0]) not in item, (terms, item)
+        for term, value in terms:
+            if term != other:
+                assert item.get(slug(term)) == value, (terms, item)

@@ -122,6 +122,10 @@ class Compiled:
         #: Per hedge of optional elements only (by ``id`` of its item
         #: list): those elements (see :meth:`.Fits.rows_ends`).
         self.optional_rows: dict[int, tuple[Elem, ...]] = {}
+        #: Per hedge with values right after labels of their own (by ``id``
+        #: of its item list): those values' positions (see
+        #: :func:`labelled_value`).
+        self.labelled_values: dict[int, frozenset[int]] = {}
         #: Per optional and set: the tags and the items its content starts
         #: with (see :meth:`.Fits.starts`).
         self.first: dict[int, tuple[frozenset[str], tuple[TNode, ...]]] = {}
@@ -234,6 +238,31 @@ class Compiled:
         elems = [row for row in rows if isinstance(row, Elem)]
         if len(items) > 1 and len(elems) == len(items):
             self.optional_rows[id(items)] = tuple(elems)
+        values = frozenset(
+            i for i in range(1, len(items)) if labelled_value(items[i - 1], items[i])
+        )
+        if values:
+            self.labelled_values[id(items)] = values
+
+
+#: Elements whose fixed text labels the text right after them.
+LABEL_TAGS = frozenset({"b", "strong", "label", "dt", "th", "span", "em"})
+
+
+def labelled_value(before: TNode, item: TNode) -> bool:
+    """Whether ``item`` is a value right after a label of its own: a
+    definition after its term (``<dt>Weight</dt><dd>…</dd>``), a text
+    after a bold label (``<b>Weight:</b> 230 g``). Taken only where the
+    page's label is the template's (see :meth:`.Matcher._positional` and
+    :func:`._lenient.lenient`): after another label, the value is that
+    label's (the director is no chancellor)."""
+    before = before.child if isinstance(before, Opt) else before
+    item = item.child if isinstance(item, Opt) else item
+    if not isinstance(before, Elem) or first_leaf(before, ROW_LABEL_DEPTH) is None:
+        return False
+    if isinstance(item, Elem):
+        return item.tag == "dd" and before.tag == "dt"
+    return isinstance(item, Text) and not item.fixed and before.tag in LABEL_TAGS
 
 
 class Chrome:

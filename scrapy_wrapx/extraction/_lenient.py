@@ -282,9 +282,9 @@ def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, e
             j += 1
             continue
         item = items[i]
-        if _unlabelled_definition(items, i, taken):
-            # Its term did not align: the page's term is another (one the
-            # seeds never showed), and so is this definition's meaning.
+        if _unlabelled_value(m, items, i, taken):
+            # Its label did not align: the page's label is another (one
+            # the seeds never showed), and so is this value's meaning.
             m.misfits += 1
         else:
             gain = _take(m, item, owner, start + j, start + stop, env)
@@ -298,21 +298,8 @@ def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, e
     return matched
 
 
-def _unlabelled_definition(items: list[TNode], i: int, taken: int) -> bool:
-    """Whether ``items[i]`` is a definition (``<dd>``) right after a term
-    of the template (``<dt>``) that did not align: ``<dt>Resolution</dt>
-    <dd>201k dots</dd>`` on a page, against a template's ``<dt>Screen
-    size</dt><dd>…</dd>``, gives no screen size."""
-    if i == 0 or taken == i - 1:
-        return False
-    item, before = _core(items[i]), _core(items[i - 1])
-    return (
-        isinstance(item, Elem)
-        and item.tag == "dd"
-        and isinstance(before, Elem)
-        and before.tag == "dt"
-    )
-
-
-def _core(item: TNode) -> TNode:
-    return item.child if isinstance(item, Opt) else item
+def _unlabelled_value(m: Matcher, items: list[TNode], i: int, taken: int) -> bool:
+    """Whether ``items[i]`` is the value after a label of the template
+    (:func:`._compiled.labelled_value`) that did not align: the page's
+    label there is another one, and the value is that label's."""
+    return taken != i - 1 and i in m.c.labelled_values.get(id(items), ())
