@@ -22,7 +22,7 @@ Recursion follows the template's depth only, which induction caps.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from scrapy_wrapx.dom import TEXT, Node, PageTree
@@ -295,10 +295,19 @@ class Matcher(Fits):
         levels = self.checking
         if levels:
             self.checking = levels - 1
-        pairs: Iterator[tuple[TNode, Node]] = zip(items, children[start:end], strict=True)
+        pairs: Iterable[tuple[TNode, Node]] = zip(items, children[start:end], strict=True)
         labelled = self.c.labelled_values.get(id(items))
         if labelled is not None:
-            pairs = self._labelled_pairs(items, children, start, end, labelled)
+            # Values whose label on the page is another than the template's
+            # (see :func:`._compiled.labelled_value`): misfits, not values.
+            others = [
+                index
+                for index in labelled
+                if self.other_label(items[index - 1], children[start + index - 1])  # type: ignore[arg-type]
+            ]
+            if others:
+                self.misfits += len(others)
+                pairs = [pair for index, pair in enumerate(pairs) if index not in others]
         for item, child in pairs:
             if child.tag == TEXT:
                 weight += self.text(item, child, env)  # type: ignore[arg-type]
@@ -312,25 +321,6 @@ class Matcher(Fits):
             weight += self.elem(item, child, env)  # type: ignore[arg-type]
         self.checking = levels
         return weight
-
-    def _labelled_pairs(
-        self,
-        items: list[TNode],
-        children: list[Node],
-        start: int,
-        end: int,
-        labelled: frozenset[int],
-    ) -> Iterator[tuple[TNode, Node]]:
-        """The hedge's items with their children, but for a value whose
-        label on the page is another than the template's (see
-        :func:`._compiled.labelled_value`): a misfit, not a value of the
-        template's label."""
-        for index, (item, child) in enumerate(zip(items, children[start:end], strict=True)):
-            label = items[index - 1] if index in labelled else None
-            if isinstance(label, Elem) and self.other_label(label, children[start + index - 1]):
-                self.misfits += 1
-                continue
-            yield item, child
 
     def _deterministic(
         self, items: list[TNode], owner: Node, start: int, end: int, env: Env
