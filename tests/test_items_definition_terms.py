@@ -103,3 +103,24 @@ def test_a_value_after_a_label_is_taken_only_with_its_label(idiom: str, seed: in
         for term, value in terms:
             if term != other:
                 assert item.get(slug(term)) == value, (terms, item)
+
+
+def test_a_value_after_a_sign_or_badge_is_no_labelled_value() -> None:
+    """A currency sign or a badge before a value is no label: a page in
+    another currency, or with another badge, still gives its price."""
+    rng = random.Random(7)
+
+    def page(sign: str, badge: str) -> tuple[str, str]:
+        price = f"{rng.randint(5, 99)}.99"
+        html = (
+            f"<html><body><h1>Camera {rng.randint(1, 999)}</h1><p class='price'>"
+            f"<span class='cur'>{sign}</span>{price}</p><p class='name'><em>{badge}</em>"
+            f" Camera {price}</p></body></html>"
+        )
+        return html, price
+
+    trees = [dom.parse(page("$", "New")[0]) for _ in range(5)]
+    template = induce_template(trees)
+    name_template(template, trees)
+    html, price = page("€", "Sale")
+    assert price in item_data(extract(template, html), template).values()

@@ -245,8 +245,11 @@ class Compiled:
             self.labelled_values[id(items)] = values
 
 
-#: Elements whose fixed text labels the text right after them.
-LABEL_TAGS = frozenset({"b", "strong", "label", "dt", "th", "span", "em"})
+#: Elements whose fixed text labels the text right after them; other
+#: inline elements do when their text ends with a colon ("<span>Weight:
+#: </span>"), not a currency sign or a badge before a value.
+LABEL_TAGS = frozenset({"b", "strong", "label", "dt", "th"})
+INLINE_TAGS = frozenset({"span", "em", "i", "font"})
 
 
 def labelled_value(before: TNode, item: TNode) -> bool:
@@ -258,11 +261,16 @@ def labelled_value(before: TNode, item: TNode) -> bool:
     label's (the director is no chancellor)."""
     before = before.child if isinstance(before, Opt) else before
     item = item.child if isinstance(item, Opt) else item
-    if not isinstance(before, Elem) or first_leaf(before, ROW_LABEL_DEPTH) is None:
+    if not isinstance(before, Elem):
+        return False
+    label = first_leaf(before, ROW_LABEL_DEPTH)
+    if label is None or not any(char.isalpha() for char in label):
         return False
     if isinstance(item, Elem):
         return item.tag == "dd" and before.tag == "dt"
-    return isinstance(item, Text) and not item.fixed and before.tag in LABEL_TAGS
+    if not isinstance(item, Text) or item.fixed:
+        return False
+    return before.tag in LABEL_TAGS or (before.tag in INLINE_TAGS and label.rstrip().endswith(":"))
 
 
 class Chrome:
