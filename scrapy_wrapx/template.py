@@ -273,6 +273,29 @@ def split_folded(pieces: _Pieces, value: str) -> tuple[str, ...] | None:
     return slots if " ".join(join_pieces(pieces, slots).split()) == value else None
 
 
+#: Elements a row's label stands in: a bold lead-in, a term, a header
+#: cell, a form label (headings name sections, not the value after them;
+#: see :data:`.induction._naming.LEAD_TAGS`). Induction reads labels by
+#: them, and extraction the values after them (see
+#: :func:`.extraction._compiled.labelled_value`).
+ROW_LABEL_TAGS = frozenset({"th", "dt", "label", "b", "strong"})
+
+#: Most digits of a number read from a page or a template's meta (a page
+#: number, an index): more is no such number, and a number of thousands of
+#: digits is more than ``int`` reads.
+MAX_NUMBER_DIGITS = 9
+
+
+def decimal_number(text: str, digits: int = MAX_NUMBER_DIGITS) -> int | None:
+    """The number ``text`` is, in decimal digits only ("²" is a digit that
+    ``int`` rejects) and at most ``digits`` of them; else None.
+
+    >>> decimal_number("12"), decimal_number("²"), decimal_number("1" * 10), decimal_number("3", 0)
+    (12, None, None, None)
+    """
+    return int(text) if text.isdecimal() and len(text) <= digits else None
+
+
 #: A label: words ending in a colon ("Price:", "ISBN-13:"); "12:30" and
 #: "http://x" are none.
 LABEL = r"[^\W\d_][^:]{0,30}:"

@@ -23,6 +23,7 @@ from scrapy_wrapx.extraction._tables import varying_header_tables
 from scrapy_wrapx.template import (
     COPY_FALLBACKS,
     LATENT_LABEL,
+    ROW_LABEL_TAGS,
     Elem,
     Opt,
     Set,
@@ -30,6 +31,7 @@ from scrapy_wrapx.template import (
     Text,
     TNode,
     block_versions,
+    decimal_number,
     latent_fields,
     latent_notes,
     opening_elements,
@@ -245,10 +247,9 @@ class Compiled:
             self.labelled_values[id(items)] = values
 
 
-#: Elements whose fixed text labels the text right after them; other
-#: inline elements do when their text ends with a colon ("<span>Weight:
-#: </span>"), not a currency sign or a badge before a value.
-LABEL_TAGS = frozenset({"b", "strong", "label", "dt", "th"})
+#: Inline elements whose fixed text labels the text right after them
+#: where it ends with a colon ("<span>Weight:</span>"), not a currency sign
+#: or a badge before a value (row labels' elements always do).
 INLINE_TAGS = frozenset({"span", "em", "i", "font"})
 
 
@@ -270,7 +271,9 @@ def labelled_value(before: TNode, item: TNode) -> bool:
         return item.tag == "dd" and before.tag == "dt"
     if not isinstance(item, Text) or item.fixed:
         return False
-    return before.tag in LABEL_TAGS or (before.tag in INLINE_TAGS and label.rstrip().endswith(":"))
+    return before.tag in ROW_LABEL_TAGS or (
+        before.tag in INLINE_TAGS and label.rstrip().endswith(":")
+    )
 
 
 class Chrome:
@@ -360,25 +363,18 @@ def _place(template: Template, key: object) -> tuple[int, int] | None:
     if not isinstance(key, str):
         return None
     uid, _, slot = key.partition("/")
-    if not _index(uid) or int(uid) >= len(template.nodes):
+    # Decimal numbers of a few digits only: a template edited by hand, or
+    # another program's, may hold anything there.
+    index = decimal_number(uid)
+    if index is None or index >= len(template.nodes):
         return None
-    node = template.nodes[int(uid)]
-    if isinstance(node, Text) and _index(slot) and int(slot) < node.slots:
-        return int(uid), int(slot)
+    node = template.nodes[index]
+    position = decimal_number(slot)
+    if isinstance(node, Text) and position is not None and position < node.slots:
+        return index, position
     if isinstance(node, Elem) and slot in node.variant_attrs:
-        return int(uid), node.variant_attrs.index(slot)
+        return index, node.variant_attrs.index(slot)
     return None
-
-
-def _index(text: str) -> bool:
-    """Whether a meta key's part is an index ``int`` reads: decimal digits
-    ("²" is a digit it rejects), and not thousands of them (a template
-    edited by hand, or another program's)."""
-    return text.isdecimal() and len(text) <= MAX_INDEX_DIGITS
-
-
-#: Most digits of an index in a template's meta.
-MAX_INDEX_DIGITS = 9
 
 
 def _heading_texts(template: Template) -> set[int]:

@@ -17,7 +17,17 @@ from __future__ import annotations
 
 from lxml import etree
 
-from scrapy_wrapx.template import Elem, Opt, Set, Template, Text, TNode, iter_nodes, slug
+from scrapy_wrapx.template import (
+    Elem,
+    Opt,
+    Set,
+    Template,
+    Text,
+    TNode,
+    decimal_number,
+    iter_nodes,
+    slug,
+)
 
 #: Fewest header cells of a template table read by its header (a page's
 #: may show fewer: the one column of a variant that only has a price).
@@ -133,10 +143,13 @@ def _record(keys: list[str], cells: list[etree._Element]) -> dict[str, str]:
 
 def _span(cell: etree._Element) -> int:
     """How many columns a cell spans."""
-    value = cell.get("colspan", "1").strip()
-    # Decimal digits only ("²" is a digit int() rejects), and few of them:
-    # browsers cap a span at 1000 columns.
-    return int(value) if value.isdecimal() and len(value) <= 4 else 1
+    # Few digits: browsers cap a span at 1000 columns.
+    span = decimal_number(cell.get("colspan", "1").strip(), MAX_SPAN_DIGITS)
+    return span if span is not None else 1
+
+
+#: Most digits of a cell's column span.
+MAX_SPAN_DIGITS = 4
 
 
 def _keys(headers: list[str]) -> list[str]:

@@ -37,11 +37,11 @@ from scrapy_wrapx.induction._info import (
     refresh,
     template_features,
 )
-from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS, opening_label
+from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.induction._styles import MARK_WORDS, STRIPED_TAGS, skeleton, unify_styles
-from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes
+from scrapy_wrapx.template import ROW_LABEL_TAGS, Elem, Opt, Set, Text, TNode, iter_nodes
 
 #: Longest generalized node (number of adjacent siblings in one record).
 MAX_PERIOD = 3

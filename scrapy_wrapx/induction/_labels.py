@@ -37,11 +37,6 @@ _LABEL_PREFIX = re.compile(rf"({LABEL})(?:\s|$)")
 #: :func:`text_label`), as "Kansas City - Downtown" never does.
 SEPARATED_LABEL = re.compile(r"([^\W\d_][^-|\u2013:]{0,30}? [-|\u2013])\s")
 
-#: Elements a row's label stands in: a bold lead-in, a term, a header
-#: cell, a form label (headings name sections, not the value after them;
-#: see :data:`._naming.LEAD_TAGS`).
-ROW_LABEL_TAGS = frozenset({"th", "dt", "label", "b", "strong"})
-
 #: Marks a label among the template texts, so that no text value can
 #: collide with it.
 _LABEL_MARK = "\x00"
@@ -158,22 +153,15 @@ def _link_texts(
                     in_prose[parent.index] = _in_prose(parent, lengths)
                 if in_prose[parent.index]:
                     prose.add(place)
-            key = (place, _container(leaf))
+            # The list around its items, whether or not each link has an
+            # item of its own (``<span><a>Comedy</a></span>``).
+            above = parent.parent if parent is not None else None
+            key = (place, above.index if above is not None else -1)
             containers[key] = containers.get(key, 0) + 1
         side_by_side.update(place for (place, _), count in containers.items() if count > 1)
         for place, values in seen.items():
             shown.setdefault(place, []).append(values)
     return shown, prose | (set(shown) - side_by_side)
-
-
-def _container(leaf: Node) -> int:
-    """The index of the element two levels above a link text's link (the
-    list around its items, whether or not each link has an item of its
-    own, ``<span><a>Comedy</a></span>``)."""
-    node: Node | None = leaf
-    for _ in range(3):
-        node = node.parent if node is not None else None
-    return node.index if node is not None else -1
 
 
 def _text_lengths(tree: PageTree) -> list[int]:

@@ -25,9 +25,8 @@ from typing import Any
 
 from scrapy_wrapx.dom import DATA_ATTRIBUTES as LEAF_ATTRIBUTES
 from scrapy_wrapx.dom import DESCRIBING_ATTRIBUTES, HEADINGS
-from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS
 from scrapy_wrapx.induction._tables import table_header
-from scrapy_wrapx.template import Blob, Elem, FieldInfo, Opt, Set, Text, TNode, slug
+from scrapy_wrapx.template import ROW_LABEL_TAGS, Blob, Elem, FieldInfo, Opt, Set, Text, TNode, slug
 
 #: How many levels a label and its slot may lie below their common
 #: ancestor (see the module docstring).

@@ -54,6 +54,7 @@ from scrapy_wrapx.template import (
     Template,
     Text,
     TNode,
+    decimal_number,
     enclosing_sets,
     iter_nodes,
     text_ancestors,
@@ -388,23 +389,13 @@ def page_run(values: Sequence[str]) -> bool:
     """
     if len(values) < 2:
         return False
-    numbers = [number for value in values if (number := _page_number(value)) is not None]
+    numbers = [number for value in values if (number := decimal_number(value)) is not None]
     if len(numbers) < len(values):
         found = _numbered(values) if "/" in values[0] else None
         if found is None:
             return False
         numbers = found[1]
     return all(b == a + 1 for a, b in itertools.pairwise(numbers))
-
-
-#: Most digits of a page number (a longer number is no page's, and one of
-#: thousands of digits is more than ``int`` reads).
-MAX_PAGE_DIGITS = 9
-
-
-def _page_number(text: str) -> int | None:
-    """The page number a text is, if it is one."""
-    return int(text) if text.isdecimal() and len(text) <= MAX_PAGE_DIGITS else None
 
 
 def _numbered(addresses: Sequence[str]) -> tuple[int, list[int]] | None:
@@ -416,7 +407,9 @@ def _numbered(addresses: Sequence[str]) -> tuple[int, list[int]] | None:
     changing = [index for index in range(len(found[0])) if len({each[index] for each in found}) > 1]
     if len(changing) != 1:
         return None
-    numbers = [number for each in found if (number := _page_number(each[changing[0]])) is not None]
+    numbers = [
+        number for each in found if (number := decimal_number(each[changing[0]])) is not None
+    ]
     return (changing[0], numbers) if len(numbers) == len(found) else None
 
 
@@ -457,7 +450,9 @@ def _list_pages(values: Sequence[str], url: str) -> bool:
     place, numbers = found
     own = _path_query(url)
     shape = _NUMBER.sub("#", addresses[0])
-    own_number = _page_number(_NUMBER.findall(own)[place]) if _NUMBER.sub("#", own) == shape else 1
+    own_number = (
+        decimal_number(_NUMBER.findall(own)[place]) if _NUMBER.sub("#", own) == shape else 1
+    )
     if own_number is None or not _follow_on(set(numbers)):
         return False
     return min(numbers) <= own_number + 1 and max(numbers) >= own_number - 1
@@ -472,8 +467,8 @@ def _page_numbers(values: Sequence[str], least: int = 2) -> bool:
     """Whether texts are a pagination's: ``least`` numbers or more that
     follow one another (each counted once), among words without digits at
     most ("« Prev", "Next »")."""
-    numbers = {number for value in values if (number := _page_number(value)) is not None}
-    others = [value for value in values if _page_number(value) is None]
+    numbers = {number for value in values if (number := decimal_number(value)) is not None}
+    others = [value for value in values if decimal_number(value) is None]
     return _follow_on(numbers, least) and not any(
         _NUMBER.search(value) or len(value.split()) > MAX_PAGER_WORDS for value in others
     )

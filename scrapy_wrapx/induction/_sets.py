@@ -26,11 +26,20 @@ from scrapy_wrapx.induction._info import (
     refresh,
     unstyled,
 )
-from scrapy_wrapx.induction._labels import ROW_LABEL_TAGS, opening_label
+from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, merge_nodes, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.induction._shapes import unit_quantity, value_role
-from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode, iter_nodes, opening_elements
+from scrapy_wrapx.template import (
+    ROW_LABEL_TAGS,
+    Elem,
+    Opt,
+    Set,
+    Text,
+    TNode,
+    iter_nodes,
+    opening_elements,
+)
 
 #: A repetition's label paths (see :func:`_shape`).
 Shape = frozenset[tuple[str, ...]]
