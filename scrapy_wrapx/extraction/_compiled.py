@@ -128,6 +128,10 @@ class Compiled:
         #: of its item list): those values' positions (see
         #: :func:`labelled_value`).
         self.labelled_values: dict[int, frozenset[int]] = {}
+        #: Per definition right after its term (a ``<dd>`` after a fixed
+        #: ``<dt>``, by uid): the texts of the terms it may follow (see
+        #: :func:`_terms` and :meth:`.Fits.shallow`).
+        self.terms: dict[int, tuple[str, ...]] = {}
         #: Per optional and set: the tags and the items its content starts
         #: with (see :meth:`.Fits.starts`).
         self.first: dict[int, tuple[frozenset[str], tuple[TNode, ...]]] = {}
@@ -245,6 +249,32 @@ class Compiled:
         )
         if values:
             self.labelled_values[id(items)] = values
+        for i in values:
+            item = items[i]
+            item = item.child if isinstance(item, Opt) else item
+            if isinstance(item, Elem):
+                terms = _terms(items[:i])
+                if terms:
+                    self.terms[item.uid] = terms
+
+
+def _terms(before: list[TNode]) -> tuple[str, ...]:
+    """The fixed texts of the terms a definition after ``before`` may
+    follow: the ``<dt>`` right before it, and the optional ones before
+    that up to a required one (``<dt>Phone:</dt>`` or ``<dt>Fax:</dt>``,
+    then the value); none where one of them is no fixed text."""
+    terms: list[str] = []
+    for item in reversed(before):
+        inner = item.child if isinstance(item, Opt) else item
+        if not isinstance(inner, Elem) or inner.tag != "dt":
+            break
+        term = first_leaf(inner, ROW_LABEL_DEPTH)
+        if not term:
+            return ()
+        terms.append(term)
+        if not isinstance(item, Opt):
+            break
+    return tuple(terms)
 
 
 #: Inline elements whose fixed text labels the text right after them

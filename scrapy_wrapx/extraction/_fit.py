@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lxml import etree
+
 from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.extraction._compiled import Compiled, digest
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
@@ -138,6 +140,22 @@ def _state_class(fixed: str, found: str | None) -> bool:
     return sum(a != b for a, b in zip(words, page, strict=True)) == 1 and words[0] == page[0]
 
 
+def _other_term(node: Node, terms: tuple[str, ...]) -> bool:
+    """Whether a page's ``<dd>`` follows another term than ``terms``: the
+    definition of another row (a ``<dl>`` whose terms are optional, one
+    of them on a page the template's next one), not the template's."""
+    before = node.element.getprevious()
+    while before is not None and not isinstance(before.tag, str):
+        before = before.getprevious()  # a comment
+    if before is None or before.tag != "dt":
+        return False
+    text = etree.tostring(before, method="text", encoding="unicode", with_tail=False)
+    term = " ".join(text.split())
+    # A term without a word ("<dt>&nbsp;</dt>" before an address's next
+    # line) labels nothing.
+    return any(char.isalpha() for char in term) and not term.startswith(terms)
+
+
 class Fits:
     """Shallow and exact fits of one page; memo tables live as long as the
     page."""
@@ -163,9 +181,10 @@ class Fits:
         self.misfits = 0
 
     def shallow(self, t: Elem, node: Node) -> bool:
-        if node.tag != t.tag:
-            return False
         uid = t.uid
+        terms = self.c.terms.get(uid)
+        if node.tag != t.tag or (terms is not None and _other_term(node, terms)):
+            return False
         attrib = node.element.attrib
         for name, value in self.c.fixed_attrs[uid]:
             found = attrib.get(name)

@@ -320,7 +320,9 @@ def _separated_run_end(scratch: Scratch, children: list[TNode], start: int) -> i
     """Where the run ``E (sep E)*`` from ``start`` ends."""
     head = children[start]
     end = start + 1
-    if not isinstance(head, Elem):
+    if not isinstance(head, Elem) or _holds_label(head):
+        # "<b>Pages:</b> 320 <b>Format:</b> Paperback": the short texts
+        # between labels are their values, no separators of a list.
         return end
     while (
         end + 1 < len(children)
@@ -445,6 +447,8 @@ def _run_end(scratch: Scratch, children: list[TNode], start: int, period: int) -
         period > 1 and len({_symbol(scratch, n) for n in first}) == 1 and not divided
     ):
         return start
+    if period > 1 and start and _value_of(children[start - 1], first):
+        return start
     end = start + period
     divider = content_sig(scratch, first[1:]) if divided else None
     while (
@@ -454,6 +458,33 @@ def _run_end(scratch: Scratch, children: list[TNode], start: int, period: int) -
     ):
         end += period
     return end
+
+
+def _value_of(label: TNode, group: list[TNode]) -> bool:
+    """Whether ``group`` pairs the value of the label just before it with
+    the next label: a ``<dd>`` after its ``<dt>`` and the next ``<dt>``,
+    the text after ``<b>Author:</b>`` or ``<span class="k">Author:</span>``
+    and the next label. Records of labelled values open with their label;
+    a ``<dl>`` whose first terms every seed shows (template text, each a
+    symbol of its own) was folded from the first value on, so every value
+    was under the label before it. A list after one label ("Tags: <a>A</a>,
+    <a>B</a>") holds no label and opens at its first item."""
+    return _labels(label) and not _labels(group[0]) and any(map(_labels, group[1:]))
+
+
+def _labels(node: TNode) -> bool:
+    """Whether a node is a label of the value after it: a term, or an
+    element of one fixed text ending with a colon."""
+    return isinstance(node, Elem) and (node.tag == "dt" or _holds_label(node))
+
+
+def _holds_label(node: Elem) -> bool:
+    """Whether an element holds one fixed text only, a label ending with
+    a colon ("Pages:")."""
+    if len(node.children) != 1 or not isinstance(node.children[0], Text):
+        return False
+    text = node.children[0]
+    return text.fixed and (text.parts[0] or "").rstrip().endswith(":")
 
 
 def _divider(node: TNode) -> bool:

@@ -100,13 +100,14 @@ def note_key_value_sets(template: Template, trees: Sequence[PageTree]) -> None:
     found: dict[str, dict[str, Any]] = {}
     if candidates:
         pages = [extract(template, tree).records for tree in trees]
+        shown = [{_bare(leaf.value).lower() for leaf in tree.leaves} for tree in trees]
         texts = {info.name for info in template.fields if info.slot.isdigit()}
         for set_name, (kv, by_markup) in candidates.items():
             rows = [list(_rows(records, set_name)) for records in pages]
             values = [name for name in (kv.value, *kv.others) if name in texts]
             if any(sum(bool(row.get(n)) for n in values) > 1 for page in rows for row in page):
                 continue  # records of several values each (a link's target aside)
-            if _reads_as_labels([kv.pairs(page) for page in rows], by_markup):
+            if _reads_as_labels([kv.pairs(page) for page in rows], by_markup, shown):
                 found[set_name] = kv.to_json()
     if found:
         template.meta[KEY_VALUE_SETS] = found
@@ -156,11 +157,13 @@ def _candidates(template: Template) -> dict[str, tuple[KeyValueSet, bool]]:
             members.setdefault(info.set, []).append(info)
     children = _nested_sets(template)
     found: dict[str, tuple[KeyValueSet, bool]] = {}
-    for node in template.nodes:
-        if isinstance(node, Set):
-            shape = _candidate(node.name, members, children)
-            if shape is not None:
-                found[node.name] = shape
+    sets = Counter(node.name for node in template.nodes if isinstance(node, Set))
+    for name, count in sets.items():
+        # Sets that share a name (the versions of one list in two
+        # optional parts) hold other fields each: no one label and value.
+        shape = _candidate(name, members, children) if count == 1 else None
+        if shape is not None:
+            found[name] = shape
     return found
 
 
@@ -248,12 +251,19 @@ def record_lists(
                 stack.append({k: v for k, v in row.items() if isinstance(v, list)})
 
 
-def _reads_as_labels(pages: list[list[tuple[Any, Any]]], by_markup: bool) -> bool:
+def _reads_as_labels(
+    pages: list[list[tuple[Any, Any]]], by_markup: bool, shown: list[set[str]]
+) -> bool:
+    """Whether the (label, value) pairs of a set on each seed page read as
+    labels (module doc); ``shown`` holds each seed page's texts. A
+    label recurs where another seed shows it in the set or anywhere else:
+    a row that most seeds show is template text there, in a row of its
+    own, and only the seeds without it have it in the set."""
     texts_per_page: list[list[str]] = []
-    for shown in pages:
+    for page in pages:
         # A row with neither label nor value (a spacer row between the
         # pairs, as table layouts draw rules) is no pair.
-        pairs = [(t, value) for t, value in shown if t is not None or value is not None]
+        pairs = [(t, value) for t, value in page if t is not None or value is not None]
         if not all(isinstance(t, str) and label_like(t.strip()) for t, _ in pairs):
             return False
         # Most labels have their value in the pair's text (a "Web site"
@@ -268,6 +278,7 @@ def _reads_as_labels(pages: list[list[tuple[Any, Any]]], by_markup: bool) -> boo
     if len(texts_per_page) < 2 or len(rows_seen) < 2:
         return False
     recurring = _recurring(texts_per_page)
+    found = _recurring(texts_per_page, shown)
     colons = sum(t.endswith(":") for t in rows_seen)
     if not by_markup and colons * 2 <= len(rows_seen):
         # No markup or colon says "label": only labels that nearly all
@@ -278,13 +289,23 @@ def _reads_as_labels(pages: list[list[tuple[Any, Any]]], by_markup: bool) -> boo
         return recurring >= STRONG_RECURRENCE * len(rows_seen) and _recurring(
             values
         ) <= RECURRENCE * sum(map(len, values))
-    return recurring >= RECURRENCE * len(rows_seen)
+    return found >= RECURRENCE * len(rows_seen)
 
 
-def _recurring(texts_per_page: list[list[str]]) -> int:
-    """How many of the texts are found on another page too."""
+def _recurring(texts_per_page: list[list[str]], shown: list[set[str]] | None = None) -> int:
+    """How many of the texts are found on another page too: in the same
+    place, or where ``shown`` (each page's texts) is given, anywhere."""
     pages_of = Counter(_bare(t).lower() for texts in texts_per_page for t in set(texts))
-    return sum(pages_of[_bare(t).lower()] >= 2 for texts in texts_per_page for t in texts)
+    count = 0
+    for page, texts in enumerate(texts_per_page):
+        for text in texts:
+            key = _bare(text).lower()
+            if pages_of[key] >= 2 or (
+                shown is not None
+                and any(key in other for at, other in enumerate(shown) if at != page)
+            ):
+                count += 1
+    return count
 
 
 def _bare(label: str) -> str:

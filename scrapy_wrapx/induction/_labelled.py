@@ -240,7 +240,7 @@ def open_label_alternatives(root: Elem) -> list[Text]:
         node, in_list = stack.pop()
         if isinstance(node, Elem | Set):
             inside = in_list or isinstance(node, Set)
-            if inside and isinstance(node, Elem) and _label_row(node.children):
+            if inside and _label_row(node.children):
                 opened.append(_merge_labels(node))
             stack.extend((child, inside) for child in node.children)
         elif isinstance(node, Opt):
@@ -260,10 +260,12 @@ def _label_row(items: list[TNode]) -> bool:
     )
 
 
-def _merge_labels(row: Elem) -> Text:
+def _merge_labels(row: Elem | Set) -> Text:
     """Keep the first of a label row's optional labels (see
     :func:`_label_row`), its text a slot, and the value; returns the
-    label's text."""
+    label's text. The row is an element, or a set's record itself where
+    no element holds each row (``<b>Pages:</b> 320<br><b>Format:</b>
+    Paperback``)."""
     first, value = row.children[0], row.children[-1]
     label = _optional_label(first)
     assert label is not None

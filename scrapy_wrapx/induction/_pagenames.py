@@ -715,10 +715,12 @@ def _name_key_value_sets(template: Template) -> None:
             renamed[old] = where
             continue
         # The mapping replaces its own label and value fields in the item.
-        taken -= {info.name for info in template.fields if info.set in (old, where["cells"])}
+        own = {old, where["cells"]} - {""}  # "": no set, the top level
+        taken -= {info.name for info in template.fields if info.set in own}
         taken.discard(old)
         base = (class_words(holder) if holder is not None else "") or KEY_VALUE_NAME
         name = fresh_name(base, taken)
+        taken.add(name)
         node.name = name
         for info in template.fields:
             if info.set == old:

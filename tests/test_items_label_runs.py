@@ -1,0 +1,109 @@
+"""Runs of labelled values with no element around each row (issue 11: a
+wrong value is worse than none): ``<b>Pages:</b> 320<br><b>Format:</b>
+Paperback<br>``, each row shown or not, in the site's order.
+
+Short values between alike label elements read as the separators of an
+inline list ("<a>A</a>, <a>B</a>"), so the labels folded into one list
+and the values were lost as commas; or the rows folded from a value on,
+each record a value and the next label, and a value landed under the
+label before it. Labels are no list items now, a record opens with its
+label, and the records' alternative labels are one label slot: the run
+is a key/value set keyed by the page's own labels.
+
+Pages come from a generator: three markups of the label, rows of eight
+labels each shown or not, values of one or more words and numbers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.template import Template
+from scrapy_wrapx.unsupervised.items import build_item
+
+LABELS = ["Author", "Publisher", "Pages", "Format", "Language", "Edition", "Weight", "Series"]
+WORDS = ["Acme", "Blue", "Oak", "Star", "North", "Lake", "Iron", "Red", "Tall", "Gold"]
+ROWS = {
+    "b": "<b>{}:</b> {}<br>",
+    "strong": "<strong>{}:</strong> {}<br/>",
+    "span": "<span class='lbl'>{}:</span> {}<br>",
+}
+KEYS = {label.lower() for label in LABELS}
+
+
+def _value(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.3:
+        return str(rng.randrange(10, 999))
+    if kind < 0.6:
+        return rng.choice(WORDS)
+    return f"{rng.choice(WORDS)} {rng.choice(WORDS)} {rng.randrange(9)}"
+
+
+def _page(rng: random.Random, idiom: str) -> tuple[str, dict[str, str]]:
+    rows = [(label, _value(rng)) for label in LABELS if rng.random() < 0.65]
+    number = rng.randrange(10_000)
+    details = "".join(ROWS[idiom].format(label, value) for label, value in rows)
+    html = (
+        f"<html><body><div id='nav'><a href='/'>Home</a></div>"
+        f"<h1>Book {number} {rng.choice(WORDS)}</h1><div class='details'>{details}</div>"
+        f"<p class='price'>${number}.99</p><div id='footer'>About</div></body></html>"
+    )
+    return html, dict(rows)
+
+
+def _named(pages: list[str]) -> Template:
+    template = induce_template(pages)
+    name_template(template, [dom.parse(page) for page in pages])
+    return template
+
+
+def _pairs(data: object, key: str = "") -> list[tuple[str, str]]:
+    if isinstance(data, dict):
+        return [pair for k, v in data.items() for pair in _pairs(v, str(k))]
+    if isinstance(data, list):
+        return [pair for v in data for pair in _pairs(v, key)]
+    return [(key, str(data))]
+
+
+def _unseen(idiom: str, seed: int) -> list[tuple[dict[str, object], dict[str, str]]]:
+    rng = random.Random(seed)
+    template = _named([_page(rng, idiom)[0] for _ in range(5)])
+    pages = [_page(rng, idiom) for _ in range(8)]
+    return [
+        (build_item(None, "", "", 1, extract(template, html), template), truth)
+        for html, truth in pages
+    ]
+
+
+@pytest.mark.parametrize(("idiom", "seed"), [(i, s) for i in ("b", "strong") for s in range(10)])
+def test_no_value_under_another_label(idiom: str, seed: int) -> None:
+    for item, truth in _unseen(idiom, seed):
+        pairs = _pairs(item)
+        for label, value in truth.items():
+            if list(truth.values()).count(value) > 1:
+                continue  # the same value under two labels
+            wrong = [k for k, v in pairs if v == value and k in KEYS and k != label.lower()]
+            assert not wrong, (label, value, wrong, item)
+
+
+@pytest.mark.parametrize("idiom", ["b", "strong", "span"])
+def test_values_are_kept_and_mostly_keyed(idiom: str) -> None:
+    """The code before lost 41% of the values and keyed 33% of them.
+    Now 8% and 55%: a row where no seed showed one is still lost, and a
+    set whose first label lies outside it keeps values by position."""
+    keyed = lost = total = 0
+    for seed in range(10):
+        for item, truth in _unseen(idiom, seed):
+            pairs = _pairs(item)
+            for label, value in truth.items():
+                total += 1
+                keyed += (label.lower(), value) in pairs
+                lost += all(value not in v for _, v in pairs)
+    assert keyed >= 0.45 * total, (keyed, total)
+    assert lost <= 0.12 * total, (lost, total)
