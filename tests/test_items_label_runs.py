@@ -7,7 +7,8 @@ inline list ("<a>A</a>, <a>B</a>"), so the labels folded into one list
 and the values were lost as commas; or the rows folded from a value on,
 each record a value and the next label, and a value landed under the
 label before it. Labels are no list items now, a record opens with its
-label, and the records' alternative labels are one label slot: the run
+label, and the records' alternative labels are one label slot (the label
+before the set that most seeds show, aligned apart, joins them): the run
 is a key/value set keyed by the page's own labels.
 
 Pages come from a generator: three markups of the label, rows of eight
@@ -94,9 +95,9 @@ def test_no_value_under_another_label(idiom: str, seed: int) -> None:
 
 @pytest.mark.parametrize("idiom", ["b", "strong", "span"])
 def test_values_are_kept_and_mostly_keyed(idiom: str) -> None:
-    """The code before lost 41% of the values and keyed 33% of them.
-    Now 8% and 55%: a row where no seed showed one is still lost, and a
-    set whose first label lies outside it keeps values by position."""
+    """The code before lost 41% of the values and keyed 33% of them; now
+    10% and 89%. What is lost is mostly a page without a row every seed
+    showed: the alignment around it drops a row next to it."""
     keyed = lost = total = 0
     for seed in range(10):
         for item, truth in _unseen(idiom, seed):
@@ -105,5 +106,5 @@ def test_values_are_kept_and_mostly_keyed(idiom: str) -> None:
                 total += 1
                 keyed += (label.lower(), value) in pairs
                 lost += all(value not in v for _, v in pairs)
-    assert keyed >= 0.45 * total, (keyed, total)
+    assert keyed >= 0.8 * total, (keyed, total)
     assert lost <= 0.12 * total, (lost, total)

@@ -157,3 +157,24 @@ def test_a_key_value_set_keeps_a_name_of_its_own() -> None:
     top = [info.name for info in template.fields if not info.set]
     assert len(sets) == len(set(sets)), sets
     assert not set(sets) & set(top), (sets, top)
+
+
+@pytest.mark.parametrize("idiom", ["dl", "th"])
+def test_a_section_is_named_by_its_heading(idiom: str) -> None:
+    """Each section's table has the same class; the heading above it is
+    what tells them apart, and what a person calls them (redesigns change
+    classes more often than the words on the page)."""
+    rng = random.Random(3)
+
+    def page() -> str:
+        sections = ""
+        for title in ("Display", "Connectivity"):
+            labels = [label for label in SECTIONS[title] if rng.random() < 0.7] or SECTIONS[title]
+            sections += _section(idiom, title, [(label, _value(rng)) for label in labels])
+        return f"<html><body><h1>Gadget {rng.randrange(999)}</h1>{sections}<p>End</p></body></html>"
+
+    template = _named([page() for _ in range(5)])
+    item = build_item(None, "", "", 1, extract(template, page()), template)
+    assert isinstance(item.get("display"), dict), item
+    assert isinstance(item.get("connectivity"), dict), item
+    assert set(item["connectivity"]) <= {"wi_fi", "bluetooth", "usb_ports", "hdmi"}, item

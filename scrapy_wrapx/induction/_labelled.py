@@ -239,6 +239,7 @@ def open_label_alternatives(root: Elem) -> list[Text]:
     while stack:
         node, in_list = stack.pop()
         if isinstance(node, Elem | Set):
+            _drop_lead_labels(node)
             inside = in_list or isinstance(node, Set)
             if inside and _label_row(node.children):
                 opened.append(_merge_labels(node))
@@ -246,6 +247,24 @@ def open_label_alternatives(root: Elem) -> list[Text]:
         elif isinstance(node, Opt):
             stack.append((node.child, in_list))
     return opened
+
+
+def _drop_lead_labels(node: Elem | Set) -> None:
+    """Drop the label right before a set of label rows when it looks like
+    the rows' labels: ``<b>Pages:</b>`` that most seeds show, aligned
+    apart, before the set of the rows the seeds differ in. Its value was
+    the set's first record, without a label, so the set read as no
+    labels and values; the set's labels take it in now."""
+    children = node.children
+    for at in range(len(children) - 1, 0, -1):
+        item, before = children[at], children[at - 1]
+        rows = item.child if isinstance(item, Opt) else item
+        if not isinstance(rows, Set) or not _label_row(rows.children):
+            continue
+        lead = _label_element(before.child if isinstance(before, Opt) else before)
+        first = _optional_label(rows.children[0])
+        if lead is not None and first is not None and element_look(lead) == element_look(first):
+            del children[at - 1]
 
 
 def _label_row(items: list[TNode]) -> bool:
@@ -280,10 +299,17 @@ def _merge_labels(row: Elem | Set) -> Text:
 def _optional_label(item: TNode | None) -> Elem | None:
     """The element of an optional that holds one fixed text ending with a
     colon, short and label-like, else None."""
-    if not isinstance(item, Opt) or not isinstance(item.child, Elem):
-        return None
-    elem = item.child
-    if len(elem.children) != 1 or not isinstance(elem.children[0], Text):
+    return _label_element(item.child) if isinstance(item, Opt) else None
+
+
+def _label_element(elem: TNode) -> Elem | None:
+    """``elem`` where it is an element of one fixed text ending with a
+    colon, short and label-like, else None."""
+    if (
+        not isinstance(elem, Elem)
+        or len(elem.children) != 1
+        or not isinstance(elem.children[0], Text)
+    ):
         return None
     text = elem.children[0]
     value = (text.parts[0] or "").strip() if text.fixed else ""

@@ -699,14 +699,16 @@ KEY_VALUE_NAME = "details"
 
 
 def _name_key_value_sets(template: Template) -> None:
-    """Name each key/value set (a mapping in the item) after the class
-    words of the element that holds its rows (``<table class="specs">``),
-    else :data:`KEY_VALUE_NAME`: not after the tag it repeats
-    (``tr_list``)."""
+    """Name each key/value set (a mapping in the item) after the heading
+    right before the element that holds its rows (``<h3>Display</h3><table
+    class="specs">``: a sheet in sections has a table of one class per
+    section), else the class words of that element, else
+    :data:`KEY_VALUE_NAME`: not after the tag it repeats (``tr_list``)."""
     noted = template.meta.get(KEY_VALUE_SETS)
     if not isinstance(noted, dict):
         return
     holders = _set_holders(template.root)
+    headed = _headed_elements(template.root)
     taken = set(template.field_names) | set(template.set_names)
     renamed: dict[str, Any] = {}
     for old, where in noted.items():
@@ -718,7 +720,9 @@ def _name_key_value_sets(template: Template) -> None:
         own = {old, where["cells"]} - {""}  # "": no set, the top level
         taken -= {info.name for info in template.fields if info.set in own}
         taken.discard(old)
-        base = (class_words(holder) if holder is not None else "") or KEY_VALUE_NAME
+        base = (
+            (headed.get(holder.uid) or class_words(holder)) if holder is not None else ""
+        ) or KEY_VALUE_NAME
         name = fresh_name(base, taken)
         taken.add(name)
         node.name = name
@@ -727,6 +731,39 @@ def _name_key_value_sets(template: Template) -> None:
                 info.set = name
         renamed[name] = where
     template.meta[KEY_VALUE_SETS] = renamed
+
+
+def _headed_elements(root: Elem) -> dict[int, str]:
+    """The elements right after a heading of one fixed text, by uid: the
+    slug of that text."""
+    found: dict[int, str] = {}
+    stack: list[TNode] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Opt):
+            stack.append(node.child)
+            continue
+        if not isinstance(node, Elem | Set):
+            continue
+        heading = ""
+        for child in node.children:
+            inner = child.child if isinstance(child, Opt) else child
+            if isinstance(inner, Elem) and heading:
+                found[inner.uid] = heading
+            heading = _heading_text(inner)
+            stack.append(inner)
+    return found
+
+
+def _heading_text(node: TNode) -> str:
+    """The slug of a heading's one fixed text, label-like; else ``""``."""
+    if not isinstance(node, Elem) or node.tag not in HEADINGS or len(node.children) != 1:
+        return ""
+    text = node.children[0]
+    if not isinstance(text, Text) or not text.fixed:
+        return ""
+    value = (text.parts[0] or "").strip().rstrip(":")
+    return slug(value) if label_like(value) else ""
 
 
 #: Words a set's name from induction may hold that say only which markup
