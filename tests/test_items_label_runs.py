@@ -96,8 +96,7 @@ def test_no_value_under_another_label(idiom: str, seed: int) -> None:
 @pytest.mark.parametrize("idiom", ["b", "strong", "span"])
 def test_values_are_kept_and_mostly_keyed(idiom: str) -> None:
     """The code before lost 41% of the values and keyed 33% of them; now
-    10% and 89%. What is lost is mostly a page without a row every seed
-    showed: the alignment around it drops a row next to it."""
+    under 1% and 99%."""
     keyed = lost = total = 0
     for seed in range(10):
         for item, truth in _unseen(idiom, seed):
@@ -106,5 +105,24 @@ def test_values_are_kept_and_mostly_keyed(idiom: str) -> None:
                 total += 1
                 keyed += (label.lower(), value) in pairs
                 lost += all(value not in v for _, v in pairs)
-    assert keyed >= 0.8 * total, (keyed, total)
-    assert lost <= 0.12 * total, (lost, total)
+    assert keyed >= 0.9 * total, (keyed, total)
+    assert lost <= 0.03 * total, (lost, total)
+
+
+@pytest.mark.parametrize("idiom", ["b", "strong"])
+def test_a_page_without_a_row_every_seed_showed(idiom: str) -> None:
+    """These seeds all show a "Publisher:" row; a page without it keeps
+    the rows after it. The alignment gave the next row's value to the
+    publisher's place, where it was dropped (its label is another), and
+    that row lost its value."""
+    rng = random.Random(1)
+    template = _named([_page(rng, idiom)[0] for _ in range(5)])
+    rows = [("Author", "Kim Lee"), ("Pages", "320"), ("Format", "Paper"), ("Series", "Dune")]
+    details = "".join(ROWS[idiom].format(label, value) for label, value in rows)
+    html = (
+        f"<html><body><div id='nav'><a href='/'>Home</a></div><h1>Book 1 Oak</h1>"
+        f"<div class='details'>{details}</div><p class='price'>$1.99</p>"
+        f"<div id='footer'>About</div></body></html>"
+    )
+    item = build_item(None, "", "", 1, extract(template, html), template)
+    assert {("pages", "320"), ("format", "Paper"), ("series", "Dune")} <= set(_pairs(item)), item

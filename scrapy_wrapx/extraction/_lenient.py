@@ -38,6 +38,9 @@ TEXT_GAIN = 1.0
 UNFIT_TEXT_GAIN = 0.2
 #: What a page node taken into a blob earns: barely more than skipping it.
 BLOB_GAIN = 0.01
+#: What each page node a repetition of a set takes past its first earns
+#: on top.
+NODE_GAIN = 0.01
 #: The share of a segment's gain that one more repetition of a set earns,
 #: so that a set takes its repetitions but never at the price of an item.
 REPEAT_SHARE = 0.5
@@ -82,7 +85,12 @@ def _set_segments(m: Matcher, item: Set, owner: Node, node: Node, j: int) -> lis
     choice, which scores a run above taking it whole), so a cell looks at
     one repetition's ends, not at every run's: a list of *n* rows costs
     *n* cells, not *n* squared."""
-    out = [(e, float(item.weight) + TAG_GAIN) for e in m.rep_ends(item, owner, j)]
+    # A repetition earns a little for each node it takes past its first:
+    # one that takes a row's label and value beats skipping the label to
+    # take the value alone (a record without its label is no label's
+    # value), while repetitions of one element each score as they did.
+    gain = float(item.weight) + TAG_GAIN
+    out = [(e, gain + NODE_GAIN * (e - j - 1)) for e in m.rep_ends(item, owner, j)]
     head = item.children[-1] if item.children else None
     if not out and isinstance(head, Elem) and node.tag == head.tag and not m.set_fits(item, owner):
         out.append((j + 1, TAG_GAIN))
@@ -148,9 +156,17 @@ def _table(m: Matcher, items: list[TNode], owner: Node, start: int, end: int) ->
     best = [[0.0] * (n + 1) for _ in range(count + 1)]
     choice = [[(SKIP_ITEM, 0)] * (n + 1) for _ in range(count + 1)]
     openings = _Openings(m, owner, start, end)
+    labelled = m.c.labelled_values.get(id(items), ())
     for i in range(count - 1, -1, -1):
         item, row, below, picks = items[i], best[i], best[i + 1], choice[i]
         where = openings.of(item)
+        if i in labelled and where is not None:
+            # A value right after its label only where the page shows
+            # that label before it: elsewhere it is another label's value,
+            # which the alignment would take only to drop (see lenient).
+            labels = openings.of(items[i - 1])
+            if labels is not None:
+                where = {j for j in where if j - 1 in labels}
         for j in range(n - 1, -1, -1):
             if where is None or j in where:
                 row[j], picks[j] = _best(m, item, owner, j, (start, n), row, below)
