@@ -102,13 +102,18 @@ def note_key_value_sets(template: Template, trees: Sequence[PageTree]) -> None:
         pages = [extract(template, tree).records for tree in trees]
         shown = [{_bare(leaf.value).lower() for leaf in tree.leaves} for tree in trees]
         texts = {info.name for info in template.fields if info.slot.isdigit()}
+        unseen: dict[str, KeyValueSet] = {}
         for set_name, (kv, by_markup) in candidates.items():
             rows = [list(_rows(records, set_name)) for records in pages]
             values = [name for name in (kv.value, *kv.others) if name in texts]
             if any(sum(bool(row.get(n)) for n in values) > 1 for page in rows for row in page):
                 continue  # records of several values each (a link's target aside)
-            if _reads_as_labels([kv.pairs(page) for page in rows], by_markup, shown):
+            pairs = [kv.pairs(page) for page in rows]
+            if _reads_as_labels(pairs, by_markup, shown):
                 found[set_name] = kv.to_json()
+            elif by_markup and _reads_as_labels(pairs, by_markup, shown, recurrence=False):
+                unseen[set_name] = kv
+        found.update(_alike_sections(template, found, unseen))
     if found:
         template.meta[KEY_VALUE_SETS] = found
     else:
@@ -251,14 +256,46 @@ def record_lists(
                 stack.append({k: v for k, v in row.items() if isinstance(v, list)})
 
 
+def _alike_sections(
+    template: Template, found: dict[str, dict[str, Any]], unseen: dict[str, KeyValueSet]
+) -> dict[str, dict[str, Any]]:
+    """The sets of ``unseen`` (label-like rows whose labels no other seed
+    shows: a section of a sheet that one seed had) whose labels and values
+    sit in the markup of a key/value set ``found``: another section of the
+    same sheet ("Warranty" beside "Display", each a list of "<strong>
+    Label:</strong> value" rows)."""
+    paths = {info.name: info.path for info in template.fields}
+
+    def shape(kv: KeyValueSet) -> tuple[str, ...]:
+        label = paths.get(kv.label, "").split("/")[-SHAPE_TAGS:]
+        value = paths.get(kv.value, "").split("/")[-SHAPE_TAGS:]
+        return (*label, "|", *value)
+
+    known = set()
+    for where in found.values():
+        if not where.get("cells"):
+            known.add(shape(KeyValueSet(where["label"], where["value"])))
+    return {
+        name: kv.to_json() for name, kv in unseen.items() if not kv.cells and shape(kv) in known
+    }
+
+
+#: Tags at the end of a field's path that tell a sheet's row markup.
+SHAPE_TAGS = 3
+
+
 def _reads_as_labels(
-    pages: list[list[tuple[Any, Any]]], by_markup: bool, shown: list[set[str]]
+    pages: list[list[tuple[Any, Any]]],
+    by_markup: bool,
+    shown: list[set[str]],
+    recurrence: bool = True,
 ) -> bool:
     """Whether the (label, value) pairs of a set on each seed page read as
     labels (module doc); ``shown`` holds each seed page's texts. A
     label recurs where another seed shows it in the set or anywhere else:
     a row that most seeds show is template text there, in a row of its
-    own, and only the seeds without it have it in the set."""
+    own, and only the seeds without it have it in the set. Without
+    ``recurrence``, labels need not recur (see :func:`_alike_sections`)."""
     texts_per_page: list[list[str]] = []
     for page in pages:
         # A row with neither label nor value (a spacer row between the
@@ -289,7 +326,7 @@ def _reads_as_labels(
         return recurring >= STRONG_RECURRENCE * len(rows_seen) and _recurring(
             values
         ) <= RECURRENCE * sum(map(len, values))
-    return found >= RECURRENCE * len(rows_seen)
+    return not recurrence or found >= RECURRENCE * len(rows_seen)
 
 
 def _recurring(texts_per_page: list[list[str]], shown: list[set[str]] | None = None) -> int:
