@@ -82,7 +82,13 @@ def _unseen(idiom: str, seed: int) -> list[tuple[dict[str, object], dict[str, st
     ]
 
 
-@pytest.mark.parametrize(("idiom", "seed"), [(i, s) for i in ("b", "strong") for s in range(10)])
+WRONG_CASES = [(i, s) for i in ("b", "strong") for s in range(10)]
+#: With seed 34, the labels "Pages:" and "Language:" stood before one
+#: value outside any list: the language was under ``pages``.
+WRONG_CASES += [("span", s) for s in range(30, 40)]
+
+
+@pytest.mark.parametrize(("idiom", "seed"), WRONG_CASES)
 def test_no_value_under_another_label(idiom: str, seed: int) -> None:
     for item, truth in _unseen(idiom, seed):
         pairs = _pairs(item)

@@ -231,15 +231,17 @@ def open_label_alternatives(root: Elem) -> list[Text]:
     same (tag and attributes), each of one fixed text ending with a colon,
     and then the value's text, and nothing else, the labels are one label
     whose text varies: the first keeps its place with a slot, so that the
-    rows read as labels and values (see :mod:`._keyvalue`). Elsewhere a
-    run of optional labels is rows of their own, and their labels stay
-    template."""
+    rows read as labels and values (see :mod:`._keyvalue`). Outside
+    lists, such labels and the value after them are a list of one record
+    (:func:`_wrap_label_alternatives`)."""
     opened: list[Text] = []
     stack: list[tuple[TNode, bool]] = [(root, False)]
     while stack:
         node, in_list = stack.pop()
         if isinstance(node, Elem | Set):
             _drop_lead_labels(node)
+            if isinstance(node, Elem) and not in_list:
+                _wrap_label_alternatives(node)
             inside = in_list or isinstance(node, Set)
             if inside and _label_row(node.children):
                 opened.append(_merge_labels(node))
@@ -247,6 +249,36 @@ def open_label_alternatives(root: Elem) -> list[Text]:
         elif isinstance(node, Opt):
             stack.append((node.child, in_list))
     return opened
+
+
+def _wrap_label_alternatives(node: Elem) -> None:
+    """Make each run of two or more optional labels alike and the value
+    text right after them, outside lists, a set of that one record:
+    ``<b>Pages:</b>`` on some seeds and ``<b>Language:</b>`` on others,
+    then one value, held the value under one label's name whatever label
+    the page showed ("pages": the language). As a record of a list, the
+    labels become one label slot and the value is keyed by the page's
+    own label."""
+    children = node.children
+    out: list[TNode] = []
+    at = 0
+    while at < len(children):
+        end = at
+        while end < len(children) and _optional_label(children[end]) is not None:
+            end += 1
+        value = children[end] if end < len(children) else None
+        if (
+            end - at >= 2
+            and isinstance(value, Text)
+            and not value.fixed
+            and _label_row(children[at : end + 1])
+        ):
+            out.append(Set(children[at : end + 1]))
+            at = end + 1
+        else:
+            out.append(children[at])
+            at += 1
+    node.children = out
 
 
 def _drop_lead_labels(node: Elem | Set) -> None:
