@@ -201,3 +201,44 @@ def test_a_section_one_seed_showed_is_keyed_like_the_others(idiom: str) -> None:
     template = _named([page(at == 2) for at in range(5)])
     item = build_item(None, "", "", 1, extract(template, page(True)), template)
     assert {"parts", "labor"} <= {key for key, _ in _pairs(item)}, item
+
+
+@pytest.mark.parametrize("idiom", ["dl", "th"])
+def test_a_mapping_named_by_a_heading_holds_that_sections_rows(idiom: str) -> None:
+    """A page's "Display" table takes the template's place under another
+    heading only where nothing says otherwise: a section right after a
+    heading the template has over another section is that section (the
+    code before put 11-15% of the rows of mappings named by a heading
+    under another section's name)."""
+    section_of = {_key(label): title.lower() for title, rows in SECTIONS.items() for label in rows}
+    right = wrong = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        template = _named([_page(rng, idiom)[0] for _ in range(5)])
+        for _ in range(6):
+            item = build_item(None, "", "", 1, extract(template, _page(rng, idiom)[0]), template)
+            for name, rows in _mappings(item):
+                section = re.sub(r"_\d+$", "", name)
+                if section in {title.lower() for title in SECTIONS}:
+                    right += sum(section_of.get(label) == section for label in rows)
+                    wrong += sum(section_of.get(label) != section for label in rows)
+    assert wrong <= 0.03 * (right + wrong), (right, wrong)
+
+
+def _key(label: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", label.lower())
+
+
+def _mappings(data: object) -> list[tuple[str, dict[str, object]]]:
+    """Every mapping of an item, nested ones too, with its key."""
+    found: list[tuple[str, dict[str, object]]] = []
+    stack: list[tuple[str, object]] = [("", data)]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, dict):
+            if key:
+                found.append((key, value))
+            stack.extend(value.items())
+        elif isinstance(value, list):
+            stack.extend((key, v) for v in value)
+    return found

@@ -16,7 +16,7 @@ from typing import Any
 
 from lxml import etree
 
-from scrapy_wrapx.dom import TEXT
+from scrapy_wrapx.dom import HEADINGS, TEXT
 from scrapy_wrapx.extraction._collect import Program, data_nodes, program
 from scrapy_wrapx.extraction._plan import First, first, plan_of
 from scrapy_wrapx.extraction._tables import varying_header_tables
@@ -128,6 +128,10 @@ class Compiled:
         #: of its item list): those values' positions (see
         #: :func:`labelled_value`).
         self.labelled_values: dict[int, frozenset[int]] = {}
+        #: Per section right after a fixed heading in a hedge of several
+        #: (by uid): the heading's tag and the hedge's other headings, under
+        #: which a page's element is another section (see :meth:`.Fits.shallow`).
+        self.other_headings: dict[int, tuple[str, frozenset[str]]] = {}
         #: Per definition right after its term (a ``<dd>`` after a fixed
         #: ``<dt>``, by uid): the texts of the terms it may follow (see
         #: :func:`_terms` and :meth:`.Fits.shallow`).
@@ -249,6 +253,13 @@ class Compiled:
         )
         if values:
             self.labelled_values[id(items)] = values
+        headed = _headed(items)
+        texts = frozenset().union(*(own for _, own in headed.values()))
+        for i, (tag, own) in headed.items():
+            item = items[i]
+            item = item.child if isinstance(item, Opt) else item
+            if texts - own:
+                self.other_headings[item.uid] = (tag, texts - own)
         for i in values:
             item = items[i]
             item = item.child if isinstance(item, Opt) else item
@@ -258,18 +269,40 @@ class Compiled:
                     self.terms[item.uid] = terms
 
 
-def _terms(before: list[TNode]) -> tuple[str, ...]:
+def _headed(items: list[TNode]) -> dict[int, tuple[str, frozenset[str]]]:
+    """The elements of a hedge right after a heading of fixed text (a
+    specifications table under "<h3>Display</h3>"), by position: the
+    heading's tag and the texts of the headings it may follow (the one
+    right before it, and the optional ones before that up to a required
+    one, as for :func:`_terms`). Sections alike (each a table of rows)
+    are told apart by their headings alone."""
+    found: dict[int, tuple[str, frozenset[str]]] = {}
+    for i in range(1, len(items)):
+        item = items[i]
+        item = item.child if isinstance(item, Opt) else item
+        before = items[i - 1]
+        before = before.child if isinstance(before, Opt) else before
+        if not isinstance(item, Elem) or not isinstance(before, Elem) or before.tag not in HEADINGS:
+            continue
+        own = _terms(items[:i], before.tag)
+        if own:
+            found[i] = (before.tag, frozenset(own))
+    return found
+
+
+def _terms(before: list[TNode], tag: str = "dt") -> tuple[str, ...]:
     """The fixed texts of the terms a definition after ``before`` may
-    follow: the ``<dt>`` right before it, and the optional ones before
-    that up to a required one (``<dt>Phone:</dt>`` or ``<dt>Fax:</dt>``,
-    then the value); none where one of them is no fixed text."""
+    follow: the ``<dt>`` (or ``tag``) right before it, and the optional
+    ones before that up to a required one (``<dt>Phone:</dt>`` or
+    ``<dt>Fax:</dt>``, then the value); none where one of them is no
+    fixed text with a word."""
     terms: list[str] = []
     for item in reversed(before):
         inner = item.child if isinstance(item, Opt) else item
-        if not isinstance(inner, Elem) or inner.tag != "dt":
+        if not isinstance(inner, Elem) or inner.tag != tag:
             break
         term = first_leaf(inner, ROW_LABEL_DEPTH)
-        if not term:
+        if not term or not any(char.isalpha() for char in term):
             return ()
         terms.append(term)
         if not isinstance(item, Opt):

@@ -140,17 +140,31 @@ def _state_class(fixed: str, found: str | None) -> bool:
     return sum(a != b for a, b in zip(words, page, strict=True)) == 1 and words[0] == page[0]
 
 
+def _previous_text(node: Node, tag: str) -> str | None:
+    """The text of the element right before ``node`` where it is a
+    ``tag``, whitespace folded; else None."""
+    before = node.element.getprevious()
+    while before is not None and not isinstance(before.tag, str):
+        before = before.getprevious()  # a comment
+    if before is None or before.tag != tag:
+        return None
+    text = etree.tostring(before, method="text", encoding="unicode", with_tail=False)
+    return " ".join(text.split())
+
+
+def _under_heading(node: Node, tag: str, others: frozenset[str]) -> bool:
+    """Whether a page's element is right after a heading the template has
+    over another section of the same hedge: that section, not this one."""
+    return _previous_text(node, tag) in others
+
+
 def _other_term(node: Node, terms: tuple[str, ...]) -> bool:
     """Whether a page's ``<dd>`` follows another term than ``terms``: the
     definition of another row (a ``<dl>`` whose terms are optional, one
     of them on a page the template's next one), not the template's."""
-    before = node.element.getprevious()
-    while before is not None and not isinstance(before.tag, str):
-        before = before.getprevious()  # a comment
-    if before is None or before.tag != "dt":
+    term = _previous_text(node, "dt")
+    if term is None:
         return False
-    text = etree.tostring(before, method="text", encoding="unicode", with_tail=False)
-    term = " ".join(text.split())
     # A term without a word ("<dt>&nbsp;</dt>" before an address's next
     # line) labels nothing.
     return any(char.isalpha() for char in term) and not term.startswith(terms)
@@ -182,8 +196,7 @@ class Fits:
 
     def shallow(self, t: Elem, node: Node) -> bool:
         uid = t.uid
-        terms = self.c.terms.get(uid)
-        if node.tag != t.tag or (terms is not None and _other_term(node, terms)):
+        if node.tag != t.tag or self._after_another_label(uid, node):
             return False
         attrib = node.element.attrib
         for name, value in self.c.fixed_attrs[uid]:
@@ -210,6 +223,16 @@ class Fits:
             label = self.c.anchor_label[uid]
             return bool(label) and value.startswith(label)
         return True
+
+    def _after_another_label(self, uid: int, node: Node) -> bool:
+        """Whether the page's element follows another label than the
+        template's element ``uid`` does: a ``<dd>`` after another term, a
+        section after another section's heading."""
+        terms = self.c.terms.get(uid)
+        if terms is not None and _other_term(node, terms):
+            return True
+        headings = self.c.other_headings.get(uid)
+        return headings is not None and _under_heading(node, *headings)
 
     def _looks(self, t: Elem, node: Node) -> bool:
         """Whether ``node`` has ``t``'s tag and attributes: a shallow fit
