@@ -258,7 +258,8 @@ def _wrap_label_alternatives(node: Elem) -> None:
     then one value, held the value under one label's name whatever label
     the page showed ("pages": the language). As a record of a list, the
     labels become one label slot and the value is keyed by the page's
-    own label."""
+    own label. So is a term whose text varies and its definition: its
+    value was under a name of markup (``specs_4``), its label beside it."""
     children = node.children
     out: list[TNode] = []
     at = 0
@@ -275,10 +276,36 @@ def _wrap_label_alternatives(node: Elem) -> None:
         ):
             out.append(Set(children[at : end + 1]))
             at = end + 1
+        elif at + 1 < len(children) and _variant_term(children[at], children[at + 1]):
+            out.append(_one_record([children[at], children[at + 1]]))
+            at += 2
         else:
             out.append(children[at])
             at += 1
     node.children = out
+
+
+def _variant_term(term: TNode, definition: TNode) -> bool:
+    """Whether ``term`` is a ``<dt>`` whose text varies (the seeds showed
+    other terms there) and ``definition`` the ``<dd>`` after it."""
+    term = term.child if isinstance(term, Opt) else term
+    definition = definition.child if isinstance(definition, Opt) else definition
+    if not isinstance(term, Elem) or term.tag != "dt" or len(term.children) != 1:
+        return False
+    text = term.children[0]
+    return (
+        isinstance(text, Text)
+        and text.parts == [None]
+        and isinstance(definition, Elem)
+        and definition.tag == "dd"
+    )
+
+
+def _one_record(items: list[TNode]) -> TNode:
+    """A set of one record of ``items``, optional where one of them was."""
+    record = [item.child if isinstance(item, Opt) else item for item in items]
+    rows = Set(record)
+    return Opt(rows) if any(isinstance(item, Opt) for item in items) else rows
 
 
 def _drop_lead_labels(node: Elem | Set) -> None:
