@@ -809,6 +809,18 @@ def _hedge_versions(items: list[TNode]) -> list[tuple[Elem, ...]]:
     return found
 
 
+def colon_label(node: TNode) -> str:
+    """The text of an element that holds one fixed text only, a label
+    ending with a colon ("<b>Pages:</b>"), stripped; else ``""``."""
+    if not isinstance(node, Elem) or len(node.children) != 1:
+        return ""
+    text = node.children[0]
+    if not isinstance(text, Text) or not text.fixed:
+        return ""
+    value = (text.parts[0] or "").strip()
+    return value if value.endswith(":") else ""
+
+
 def element_look(item: Elem) -> tuple[Any, ...]:
     """What a shallow fit compares of an element: tag and fixed attributes."""
     return (item.tag, tuple(sorted((k, v) for k, v in item.attrs.items() if v is not None)))

@@ -41,7 +41,16 @@ from scrapy_wrapx.induction._labels import opening_label
 from scrapy_wrapx.induction._merge import merge_hedges, optional
 from scrapy_wrapx.induction._peers import PEER_THRESHOLD
 from scrapy_wrapx.induction._styles import MARK_WORDS, STRIPED_TAGS, skeleton, unify_styles
-from scrapy_wrapx.template import ROW_LABEL_TAGS, Elem, Opt, Set, Text, TNode, iter_nodes
+from scrapy_wrapx.template import (
+    ROW_LABEL_TAGS,
+    Elem,
+    Opt,
+    Set,
+    Text,
+    TNode,
+    colon_label,
+    iter_nodes,
+)
 
 #: Longest generalized node (number of adjacent siblings in one record).
 MAX_PERIOD = 3
@@ -320,7 +329,7 @@ def _separated_run_end(scratch: Scratch, children: list[TNode], start: int) -> i
     """Where the run ``E (sep E)*`` from ``start`` ends."""
     head = children[start]
     end = start + 1
-    if not isinstance(head, Elem) or _holds_label(head):
+    if not isinstance(head, Elem) or colon_label(head):
         # "<b>Pages:</b> 320 <b>Format:</b> Paperback": the short texts
         # between labels are their values, no separators of a list.
         return end
@@ -475,16 +484,7 @@ def _value_of(label: TNode, group: list[TNode]) -> bool:
 def _labels(node: TNode) -> bool:
     """Whether a node is a label of the value after it: a term, or an
     element of one fixed text ending with a colon."""
-    return isinstance(node, Elem) and (node.tag == "dt" or _holds_label(node))
-
-
-def _holds_label(node: Elem) -> bool:
-    """Whether an element holds one fixed text only, a label ending with
-    a colon ("Pages:")."""
-    if len(node.children) != 1 or not isinstance(node.children[0], Text):
-        return False
-    text = node.children[0]
-    return text.fixed and (text.parts[0] or "").rstrip().endswith(":")
+    return isinstance(node, Elem) and (node.tag == "dt" or bool(colon_label(node)))
 
 
 def _divider(node: TNode) -> bool:

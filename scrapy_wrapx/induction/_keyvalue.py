@@ -314,8 +314,6 @@ def _reads_as_labels(
     rows_seen = [t for texts in texts_per_page for t in texts]
     if len(texts_per_page) < 2 or len(rows_seen) < 2:
         return False
-    recurring = _recurring(texts_per_page)
-    found = _recurring(texts_per_page, shown)
     colons = sum(t.endswith(":") for t in rows_seen)
     if not by_markup and colons * 2 <= len(rows_seen):
         # No markup or colon says "label": only labels that nearly all
@@ -323,10 +321,10 @@ def _reads_as_labels(
         # </span><span class=v>555-0100</span>``, the markup of sites
         # that style their specifications with classes alone).
         values = [[str(v) for _, v in page if isinstance(v, str)] for page in pages]
-        return recurring >= STRONG_RECURRENCE * len(rows_seen) and _recurring(
+        return _recurring(texts_per_page) >= STRONG_RECURRENCE * len(rows_seen) and _recurring(
             values
         ) <= RECURRENCE * sum(map(len, values))
-    return not recurrence or found >= RECURRENCE * len(rows_seen)
+    return not recurrence or _recurring(texts_per_page, shown) >= RECURRENCE * len(rows_seen)
 
 
 def _recurring(texts_per_page: list[list[str]], shown: list[set[str]] | None = None) -> int:

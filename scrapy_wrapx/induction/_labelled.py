@@ -35,6 +35,7 @@ from scrapy_wrapx.template import (
     Set,
     Text,
     TNode,
+    colon_label,
     element_look,
     iter_nodes,
 )
@@ -364,12 +365,5 @@ def _optional_label(item: TNode | None) -> Elem | None:
 def _label_element(elem: TNode) -> Elem | None:
     """``elem`` where it is an element of one fixed text ending with a
     colon, short and label-like, else None."""
-    if (
-        not isinstance(elem, Elem)
-        or len(elem.children) != 1
-        or not isinstance(elem.children[0], Text)
-    ):
-        return None
-    text = elem.children[0]
-    value = (text.parts[0] or "").strip() if text.fixed else ""
-    return elem if value.endswith(":") and label_like(value) else None
+    value = colon_label(elem)
+    return elem if isinstance(elem, Elem) and value and label_like(value) else None
