@@ -241,8 +241,8 @@ def open_label_alternatives(root: Elem) -> list[Text]:
         node, in_list = stack.pop()
         if isinstance(node, Elem | Set):
             _drop_lead_labels(node)
-            if isinstance(node, Elem) and not in_list:
-                _wrap_label_alternatives(node)
+            if isinstance(node, Elem):
+                _wrap_label_alternatives(node, in_list)
             inside = in_list or isinstance(node, Set)
             if inside and _label_row(node.children):
                 opened.append(_merge_labels(node))
@@ -252,16 +252,20 @@ def open_label_alternatives(root: Elem) -> list[Text]:
     return opened
 
 
-def _wrap_label_alternatives(node: Elem) -> None:
+def _wrap_label_alternatives(node: Elem, in_list: bool) -> None:
     """Make each run of two or more optional labels alike and the value
-    text right after them, outside lists, a set of that one record:
-    ``<b>Pages:</b>`` on some seeds and ``<b>Language:</b>`` on others,
-    then one value, held the value under one label's name whatever label
-    the page showed ("pages": the language). As a record of a list, the
-    labels become one label slot and the value is keyed by the page's
-    own label. So is a term whose text varies and its definition: its
-    value was under a name of markup (``specs_4``), its label beside it."""
+    right after them a set of that one record: ``<b>Pages:</b>`` on some
+    seeds and ``<b>Language:</b>`` on others, then one value, held the
+    value under one label's name whatever label the page showed
+    ("pages": the language). As a record of a list, the labels become one
+    label slot and the value is keyed by the page's own label. An
+    element that is such a row whole, in a list, is a record already.
+    Outside lists, so is a term whose text varies and its definition:
+    its value was under a name of markup (``specs_4``), its label beside
+    it."""
     children = node.children
+    if in_list and _label_row(children):
+        return
     out: list[TNode] = []
     at = 0
     while at < len(children):
@@ -269,15 +273,14 @@ def _wrap_label_alternatives(node: Elem) -> None:
         while end < len(children) and _optional_label(children[end]) is not None:
             end += 1
         value = children[end] if end < len(children) else None
-        if (
-            end - at >= 2
-            and isinstance(value, Text)
-            and not value.fixed
-            and _label_row(children[at : end + 1])
-        ):
-            out.append(Set(children[at : end + 1]))
+        inner = value.child if isinstance(value, Opt) else value
+        if end - at >= 2 and inner is not None and _label_row([*children[at:end], inner]):
+            rows = Set([*children[at:end], inner])
+            out.append(Opt(rows) if isinstance(value, Opt) else rows)
             at = end + 1
-        elif at + 1 < len(children) and _variant_term(children[at], children[at + 1]):
+        elif (
+            not in_list and at + 1 < len(children) and _variant_term(children[at], children[at + 1])
+        ):
             out.append(_one_record([children[at], children[at + 1]]))
             at += 2
         else:
@@ -329,14 +332,22 @@ def _drop_lead_labels(node: Elem | Set) -> None:
 
 def _label_row(items: list[TNode]) -> bool:
     """Whether an element's content is optional labels alike, then the
-    value: one text with a slot, and nothing else."""
-    if len(items) < 3 or not isinstance(items[-1], Text) or items[-1].fixed:
+    value (see :func:`_value_slot`), and nothing else."""
+    if len(items) < 3 or not _value_slot(items[-1]):
         return False
     labels = [_optional_label(item) for item in items[:-1]]
     first = labels[0]
     return first is not None and all(
         label is not None and element_look(label) == element_look(first) for label in labels
     )
+
+
+def _value_slot(node: TNode | None) -> bool:
+    """Whether ``node`` is a value after a label: a text with a slot, or
+    an element holding only that (``<dd>``, ``<span class="v">``)."""
+    if isinstance(node, Elem) and len(node.children) == 1:
+        node = node.children[0]
+    return isinstance(node, Text) and not node.fixed
 
 
 def _merge_labels(row: Elem | Set) -> Text:
