@@ -244,6 +244,8 @@ def open_label_alternatives(root: Elem) -> list[Text]:
             if isinstance(node, Elem):
                 _wrap_label_alternatives(node, in_list)
             inside = in_list or isinstance(node, Set)
+            if isinstance(node, Set):
+                _collapse_label_runs(node)
             if inside and _label_row(node.children):
                 opened.append(_merge_labels(node))
             stack.extend((child, inside) for child in node.children)
@@ -287,6 +289,32 @@ def _wrap_label_alternatives(node: Elem, in_list: bool) -> None:
             out.append(children[at])
             at += 1
     node.children = out
+
+
+def _collapse_label_runs(rows: Set) -> None:
+    """Make a set's record of several runs of optional labels alike, each
+    followed by a value (the rows of "<i>Engine:</i> 300 hp<br>" runs,
+    merged into one record as runs of alternatives), one run of all the
+    labels and its first value: the records are rows of one label and one
+    value each, which :func:`_merge_labels` then reads so."""
+    labels: list[TNode] = []
+    values: list[TNode] = []
+    after_label = False
+    for item in rows.children:
+        if _optional_label(item) is not None:
+            labels.append(item)
+            after_label = True
+            continue
+        inner = item.child if isinstance(item, Opt) else item
+        if not after_label or not _value_slot(inner):
+            return
+        values.append(inner)
+        after_label = False
+    if len(values) < 2 or len(labels) < 2 or after_label:
+        return
+    looks = {element_look(label) for label in map(_optional_label, labels) if label is not None}
+    if len(looks) == 1:
+        rows.children = [*labels, values[0]]
 
 
 def _variant_term(term: TNode, definition: TNode) -> bool:
