@@ -268,3 +268,20 @@ def test_a_term_that_varies_keys_its_definition() -> None:
     assert "weight" in {key for key, _ in _pairs(item)}, item
     item = build_item(None, "", "", 1, extract(template, page("Resolution")), template)
     assert "resolution" in {key for key, _ in _pairs(item)}, item
+
+
+def test_a_header_cell_that_varies_keys_its_row() -> None:
+    """As for terms: a table row whose header cell shows another label on
+    each seed keys its value cell by the page's own header."""
+    rng = random.Random(4)
+
+    def page(middle: str) -> str:
+        rows = [("Brand", _value(rng)), (middle, _value(rng)), ("Model number", _value(rng))]
+        body = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows)
+        return f"<html><body><h1>Gadget {rng.randrange(99)}</h1><table>{body}</table></body></html>"
+
+    template = _named([page(term) for term in ("Color", "Weight", "Color", "Dimensions", "Weight")])
+    item = build_item(None, "", "", 1, extract(template, page("Weight")), template)
+    assert "weight" in {key for key, _ in _pairs(item)}, item
+    item = build_item(None, "", "", 1, extract(template, page("Resolution")), template)
+    assert "resolution" in {key for key, _ in _pairs(item)}, item

@@ -262,9 +262,9 @@ def _wrap_label_alternatives(node: Elem, in_list: bool) -> None:
     ("pages": the language). As a record of a list, the labels become one
     label slot and the value is keyed by the page's own label. An
     element that is such a row whole, in a list, is a record already.
-    Outside lists, so is a term whose text varies and its definition:
-    its value was under a name of markup (``specs_4``), its label beside
-    it."""
+    Outside lists, so is a term whose text varies and its definition,
+    and a table row of such a header cell and its value cell: its value
+    was under a name of markup (``specs_4``), its label beside it."""
     children = node.children
     if in_list and _label_row(children):
         return
@@ -285,6 +285,9 @@ def _wrap_label_alternatives(node: Elem, in_list: bool) -> None:
         ):
             out.append(_one_record([children[at], children[at + 1]]))
             at += 2
+        elif not in_list and _variant_row(children[at]):
+            out.append(_one_record([children[at]]))
+            at += 1
         else:
             out.append(children[at])
             at += 1
@@ -330,6 +333,25 @@ def _variant_term(term: TNode, definition: TNode) -> bool:
         and text.parts == [None]
         and isinstance(definition, Elem)
         and definition.tag == "dd"
+    )
+
+
+def _variant_row(row: TNode) -> bool:
+    """Whether ``row`` is a table row of a header cell whose text varies
+    (the seeds showed other labels there) and a value cell."""
+    row = row.child if isinstance(row, Opt) else row
+    if not isinstance(row, Elem) or row.tag != "tr" or len(row.children) != 2:
+        return False
+    label, value = (child.child if isinstance(child, Opt) else child for child in row.children)
+    return (
+        isinstance(label, Elem)
+        and label.tag == "th"
+        and len(label.children) == 1
+        and isinstance(label.children[0], Text)
+        and label.children[0].parts == [None]
+        and isinstance(value, Elem)
+        and value.tag == "td"
+        and _value_slot(value)
     )
 
 
