@@ -61,6 +61,9 @@ def _section(idiom: str, title: str, rows: list[tuple[str, str]]) -> str:
             + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
             + "</dl>"
         )
+    if idiom == "li_colon":
+        lines = "".join(f"<li><strong>{k}:</strong> {v}</li>" for k, v in rows)
+        return f"<div class='group'><h3>{title}</h3><ul>{lines}</ul></div>"
     if idiom == "dl_colon":
         terms = "".join(f"<dt>{k}:</dt><dd>{v}</dd>" for k, v in rows)
         return f"<div class='box'><h2>{title}</h2><dl class='x'>{terms}</dl></div>"
@@ -145,14 +148,17 @@ def _share(idiom: str, seeds: range) -> tuple[int, int, int]:
     return keyed, lost, total
 
 
-@pytest.mark.parametrize("idiom", ["dl", "th"])
-def test_rows_are_keyed_by_their_labels(idiom: str) -> None:
+@pytest.mark.parametrize(("idiom", "share"), [("dl", 0.9), ("th", 0.9), ("li_colon", 0.95)])
+def test_rows_are_keyed_by_their_labels(idiom: str, share: float) -> None:
     """Most rows are under their own label, and few values are lost (the
     rows of a section that no seed or one seed showed; the code before
     keyed 69% of the ``<dl>`` rows and lost 8% of the table rows, now 95%
-    and 3%)."""
+    and 3%). In "<li><strong>Label:</strong> value</li>" lists, the first
+    row of a section, its label one of several, stood apart from the set
+    of the others with its value under a name of markup (94% keyed
+    before, 97% now)."""
     keyed, lost, total = _share(idiom, range(12))
-    assert keyed >= 0.9 * total, (keyed, total)
+    assert keyed >= share * total, (keyed, total)
     assert lost <= 0.04 * total, (lost, total)
 
 

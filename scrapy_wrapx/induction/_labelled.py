@@ -241,6 +241,7 @@ def open_label_alternatives(root: Elem) -> list[Text]:
         node, in_list = stack.pop()
         if isinstance(node, Elem | Set):
             _drop_lead_labels(node)
+            _join_lead_rows(node)
             if isinstance(node, Elem):
                 _wrap_label_alternatives(node, in_list)
             inside = in_list or isinstance(node, Set)
@@ -378,6 +379,76 @@ def _drop_lead_labels(node: Elem | Set) -> None:
         first = _optional_label(rows.children[0])
         if lead is not None and first is not None and element_look(lead) == element_look(first):
             del children[at - 1]
+
+
+def _join_lead_rows(node: Elem | Set) -> None:
+    """Drop the row right before a set of label rows when it is one of
+    them: ``<li><strong>Color:</strong> 777 in</li>`` then a set of such
+    ``<li>``, where the first row's label was template text on some
+    seeds and so aligned apart. Its label varies (alternatives, or a
+    slot), so its value was a field beside the set under a name of
+    markup; the set's records take it in."""
+    children = node.children
+    for at in range(len(children) - 1, 0, -1):
+        item, before = children[at], children[at - 1]
+        rows = item.child if isinstance(item, Opt) else item
+        lead = before.child if isinstance(before, Opt) else before
+        if not isinstance(rows, Set) or len(rows.children) != 1:
+            continue
+        record = rows.children[0]
+        if (
+            _label_value_row(record)
+            and _label_value_row(lead)
+            and _varying_label(lead)
+            and _same_row(lead, record)
+        ):
+            del children[at - 1]
+
+
+def _varying_label(row: TNode) -> bool:
+    """Whether a label/value row's label varies: alternatives, or a slot.
+    A row of one fixed label is a field named by it, and stays one."""
+    assert isinstance(row, Elem)
+    if _label_row(row.children):
+        return True
+    label = row.children[0].child if isinstance(row.children[0], Opt) else row.children[0]
+    assert isinstance(label, Elem) and isinstance(label.children[0], Text)
+    return not label.children[0].fixed
+
+
+def _label_value_row(node: TNode) -> bool:
+    """Whether ``node`` is an element of a label element of one text and
+    a value (see :func:`_value_slot`), nothing else; or of alternative
+    labels and a value (:func:`_label_row`)."""
+    if not isinstance(node, Elem):
+        return False
+    if _label_row(node.children):
+        return True
+    if len(node.children) != 2:
+        return False
+    label, value = (child.child if isinstance(child, Opt) else child for child in node.children)
+    return (
+        isinstance(label, Elem)
+        and len(label.children) == 1
+        and isinstance(label.children[0], Text)
+        and _value_slot(value)
+    )
+
+
+def _same_row(a: TNode, b: TNode) -> bool:
+    """Whether two label/value rows look the same: their element and their
+    label's element."""
+    assert isinstance(a, Elem) and isinstance(b, Elem)
+    first_a, first_b = (
+        row.children[0].child if isinstance(row.children[0], Opt) else row.children[0]
+        for row in (a, b)
+    )
+    return (
+        element_look(a) == element_look(b)
+        and isinstance(first_a, Elem)
+        and isinstance(first_b, Elem)
+        and element_look(first_a) == element_look(first_b)
+    )
 
 
 def _label_row(items: list[TNode]) -> bool:
