@@ -339,20 +339,30 @@ def _variant_term(term: TNode, definition: TNode) -> bool:
 
 def _variant_row(row: TNode) -> bool:
     """Whether ``row`` is a table row of a header cell whose text varies
-    (the seeds showed other labels there) and a value cell."""
+    (the seeds showed other labels there) and a value cell; or any row of
+    such a label's element, a colon, and a value
+    (``<li><span class="k">{label}</span>: <span class="v">…</span></li>``)."""
     row = row.child if isinstance(row, Opt) else row
-    if not isinstance(row, Elem) or row.tag != "tr" or len(row.children) != 2:
+    if not isinstance(row, Elem) or len(row.children) not in (2, 3):
         return False
-    label, value = (child.child if isinstance(child, Opt) else child for child in row.children)
+    items = [child.child if isinstance(child, Opt) else child for child in row.children]
+    label, value = items[0], items[-1]
+    if not _slot_element(label) or not _value_slot(value):
+        return False
+    if len(items) == 3:
+        colon = items[1]
+        return isinstance(colon, Text) and colon.fixed and (colon.parts[0] or "").strip() == ":"
+    assert isinstance(label, Elem)
+    return row.tag == "tr" and label.tag == "th" and isinstance(value, Elem) and value.tag == "td"
+
+
+def _slot_element(node: TNode) -> bool:
+    """Whether ``node`` is an element of one text that is all a slot."""
     return (
-        isinstance(label, Elem)
-        and label.tag == "th"
-        and len(label.children) == 1
-        and isinstance(label.children[0], Text)
-        and label.children[0].parts == [None]
-        and isinstance(value, Elem)
-        and value.tag == "td"
-        and _value_slot(value)
+        isinstance(node, Elem)
+        and len(node.children) == 1
+        and isinstance(node.children[0], Text)
+        and node.children[0].parts == [None]
     )
 
 
