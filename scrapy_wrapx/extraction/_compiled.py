@@ -264,7 +264,7 @@ class Compiled:
             item = items[i]
             item = item.child if isinstance(item, Opt) else item
             if isinstance(item, Elem):
-                terms = _terms(items[:i])
+                terms = _terms(items, i)
                 if terms:
                     self.terms[item.uid] = terms
 
@@ -284,20 +284,21 @@ def _headed(items: list[TNode]) -> dict[int, tuple[str, frozenset[str]]]:
         before = before.child if isinstance(before, Opt) else before
         if not isinstance(item, Elem) or not isinstance(before, Elem) or before.tag not in HEADINGS:
             continue
-        own = _terms(items[:i], before.tag)
+        own = _terms(items, i, before.tag)
         if own:
             found[i] = (before.tag, frozenset(own))
     return found
 
 
-def _terms(before: list[TNode], tag: str = "dt") -> tuple[str, ...]:
-    """The fixed texts of the terms a definition after ``before`` may
+def _terms(items: list[TNode], at: int, tag: str = "dt") -> tuple[str, ...]:
+    """The fixed texts of the terms the definition ``items[at]`` may
     follow: the ``<dt>`` (or ``tag``) right before it, and the optional
     ones before that up to a required one (``<dt>Phone:</dt>`` or
     ``<dt>Fax:</dt>``, then the value); none where one of them is no
     fixed text with a word."""
     terms: list[str] = []
-    for item in reversed(before):
+    for index in range(at - 1, -1, -1):
+        item = items[index]
         inner = item.child if isinstance(item, Opt) else item
         if not isinstance(inner, Elem) or inner.tag != tag:
             break

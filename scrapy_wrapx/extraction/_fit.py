@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lxml import etree
-
 from scrapy_wrapx.dom import TEXT, Node, PageTree
 from scrapy_wrapx.extraction._compiled import Compiled, digest
+from scrapy_wrapx.extraction._tables import folded_text
 from scrapy_wrapx.template import Elem, Opt, Set, Text, TNode
 
 #: Where an item can end when it starts at a child position.
@@ -146,10 +145,7 @@ def _previous_text(node: Node, tag: str) -> str | None:
     before = node.element.getprevious()
     while before is not None and not isinstance(before.tag, str):
         before = before.getprevious()  # a comment
-    if before is None or before.tag != tag:
-        return None
-    text = etree.tostring(before, method="text", encoding="unicode", with_tail=False)
-    return " ".join(text.split())
+    return folded_text(before) if before is not None and before.tag == tag else None
 
 
 def _under_heading(node: Node, tag: str, others: frozenset[str]) -> bool:

@@ -288,6 +288,7 @@ def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, e
     matched = 0.0
     counted: set[int] = set()
     taken = -1  # the last item that took a segment
+    labelled = m.c.labelled_values.get(id(items), ())
     i = j = 0
     while i < count and j < n:
         kind, stop = choice[i][j]
@@ -298,9 +299,11 @@ def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, e
             j += 1
             continue
         item = items[i]
-        if _unlabelled_value(m, items, i, taken):
-            # Its label did not align: the page's label is another (one
-            # the seeds never showed), and so is this value's meaning.
+        if i in labelled and taken != i - 1:
+            # A value right after a label of the template (see
+            # :func:`._compiled.labelled_value`) whose label did not align:
+            # the page's label is another (one the seeds never showed), and
+            # so is this value's meaning.
             m.misfits += 1
         else:
             gain = _take(m, item, owner, start + j, start + stop, env)
@@ -312,10 +315,3 @@ def lenient(m: Matcher, items: list[TNode], owner: Node, start: int, end: int, e
         if kind == TAKE:
             i += 1
     return matched
-
-
-def _unlabelled_value(m: Matcher, items: list[TNode], i: int, taken: int) -> bool:
-    """Whether ``items[i]`` is the value after a label of the template
-    (:func:`._compiled.labelled_value`) that did not align: the page's
-    label there is another one, and the value is that label's."""
-    return taken != i - 1 and i in m.c.labelled_values.get(id(items), ())

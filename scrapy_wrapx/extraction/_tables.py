@@ -97,7 +97,7 @@ def header_records(table: etree._Element) -> list[dict[str, str]] | None:
     head = [cell for cell in rows[0] if cell.tag in _CELLS] if rows else []
     if not head or not all(cell.tag == "th" for cell in head):
         return None
-    keys = _keys([_text(cell) for cell in head])
+    keys = _keys([folded_text(cell) for cell in head])
     section_key = _keys([*keys, "section"])[-1]
     records = []
     section = ""
@@ -110,7 +110,7 @@ def header_records(table: etree._Element) -> list[dict[str, str]] | None:
         else:
             record = None
             if len(cells) == 1 and _span(cells[0]) >= len(keys) > 1:
-                section = _text(cells[0])  # a heading across the table
+                section = folded_text(cells[0])  # a heading across the table
         if record:
             records.append(record)
     return records
@@ -132,7 +132,7 @@ def _record(keys: list[str], cells: list[etree._Element]) -> dict[str, str]:
     target of the cell's one link."""
     record: dict[str, str] = {}
     for key, cell in zip(keys, cells, strict=True):
-        text = _text(cell)
+        text = folded_text(cell)
         if text:
             record[key] = text
         links = [link.get("href", "").strip() for link in cell.iter("a")]
@@ -166,8 +166,8 @@ def _keys(headers: list[str]) -> list[str]:
     return keys
 
 
-def _text(cell: etree._Element) -> str:
-    """A cell's text, whitespace folded."""
+def folded_text(element: etree._Element) -> str:
+    """An element's text (a cell's, a term's), whitespace folded."""
     return " ".join(
-        etree.tostring(cell, method="text", encoding="unicode", with_tail=False).split()
+        etree.tostring(element, method="text", encoding="unicode", with_tail=False).split()
     )

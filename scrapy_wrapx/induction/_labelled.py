@@ -28,6 +28,7 @@ import re
 
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like, sentence_tail
+from scrapy_wrapx.induction._peers import core
 from scrapy_wrapx.template import (
     LATENT_LABEL,
     Elem,
@@ -87,7 +88,7 @@ def _labelled_texts(
     stack: list[Elem] = [root]
     while stack:
         node = stack.pop()
-        children = [child.child if isinstance(child, Opt) else child for child in node.children]
+        children = [core(child) for child in node.children]
         for before, after in itertools.pairwise(children):
             value = _value_after(before, after)
             if value is not None:
@@ -276,9 +277,8 @@ def _wrap_label_alternatives(node: Elem, in_list: bool) -> None:
         while end < len(children) and _optional_label(children[end]) is not None:
             end += 1
         value = children[end] if end < len(children) else None
-        inner = value.child if isinstance(value, Opt) else value
-        if end - at >= 2 and inner is not None and _label_row([*children[at:end], inner]):
-            rows = Set([*children[at:end], inner])
+        if value is not None and end - at >= 2 and _label_row([*children[at:end], core(value)]):
+            rows = Set([*children[at:end], core(value)])
             out.append(Opt(rows) if isinstance(value, Opt) else rows)
             at = end + 1
         elif (
@@ -309,7 +309,7 @@ def _collapse_label_runs(rows: Set) -> None:
             labels.append(item)
             after_label = True
             continue
-        inner = item.child if isinstance(item, Opt) else item
+        inner = core(item)
         if not after_label or not _value_slot(inner):
             return
         values.append(inner)
@@ -324,8 +324,8 @@ def _collapse_label_runs(rows: Set) -> None:
 def _variant_term(term: TNode, definition: TNode) -> bool:
     """Whether ``term`` is a ``<dt>`` whose text varies (the seeds showed
     other terms there) and ``definition`` the ``<dd>`` after it."""
-    term = term.child if isinstance(term, Opt) else term
-    definition = definition.child if isinstance(definition, Opt) else definition
+    term = core(term)
+    definition = core(definition)
     if not isinstance(term, Elem) or term.tag != "dt" or len(term.children) != 1:
         return False
     text = term.children[0]
@@ -342,10 +342,10 @@ def _variant_row(row: TNode) -> bool:
     (the seeds showed other labels there) and a value cell; or any row of
     such a label's element, a colon, and a value
     (``<li><span class="k">{label}</span>: <span class="v">…</span></li>``)."""
-    row = row.child if isinstance(row, Opt) else row
+    row = core(row)
     if not isinstance(row, Elem) or len(row.children) not in (2, 3):
         return False
-    items = [child.child if isinstance(child, Opt) else child for child in row.children]
+    items = [core(child) for child in row.children]
     label, value = items[0], items[-1]
     if not _slot_element(label) or not _value_slot(value):
         return False
@@ -368,7 +368,7 @@ def _slot_element(node: TNode) -> bool:
 
 def _one_record(items: list[TNode]) -> TNode:
     """A set of one record of ``items``, optional where one of them was."""
-    record = [item.child if isinstance(item, Opt) else item for item in items]
+    record = [core(item) for item in items]
     rows = Set(record)
     return Opt(rows) if any(isinstance(item, Opt) for item in items) else rows
 
@@ -382,10 +382,10 @@ def _drop_lead_labels(node: Elem | Set) -> None:
     children = node.children
     for at in range(len(children) - 1, 0, -1):
         item, before = children[at], children[at - 1]
-        rows = item.child if isinstance(item, Opt) else item
+        rows = core(item)
         if not isinstance(rows, Set) or not _label_row(rows.children):
             continue
-        lead = _label_element(before.child if isinstance(before, Opt) else before)
+        lead = _label_element(core(before))
         first = _optional_label(rows.children[0])
         if lead is not None and first is not None and element_look(lead) == element_look(first):
             del children[at - 1]
@@ -401,8 +401,8 @@ def _join_lead_rows(node: Elem | Set) -> None:
     children = node.children
     for at in range(len(children) - 1, 0, -1):
         item, before = children[at], children[at - 1]
-        rows = item.child if isinstance(item, Opt) else item
-        lead = before.child if isinstance(before, Opt) else before
+        rows = core(item)
+        lead = core(before)
         if not isinstance(rows, Set) or len(rows.children) != 1:
             continue
         record = rows.children[0]
@@ -421,7 +421,7 @@ def _varying_label(row: TNode) -> bool:
     assert isinstance(row, Elem)
     if _label_row(row.children):
         return True
-    label = row.children[0].child if isinstance(row.children[0], Opt) else row.children[0]
+    label = core(row.children[0])
     assert isinstance(label, Elem) and isinstance(label.children[0], Text)
     return not label.children[0].fixed
 
@@ -436,7 +436,7 @@ def _label_value_row(node: TNode) -> bool:
         return True
     if len(node.children) != 2:
         return False
-    label, value = (child.child if isinstance(child, Opt) else child for child in node.children)
+    label, value = (core(child) for child in node.children)
     return (
         isinstance(label, Elem)
         and len(label.children) == 1
@@ -449,10 +449,7 @@ def _same_row(a: TNode, b: TNode) -> bool:
     """Whether two label/value rows look the same: their element and their
     label's element."""
     assert isinstance(a, Elem) and isinstance(b, Elem)
-    first_a, first_b = (
-        row.children[0].child if isinstance(row.children[0], Opt) else row.children[0]
-        for row in (a, b)
-    )
+    first_a, first_b = (core(row.children[0]) for row in (a, b))
     return (
         element_look(a) == element_look(b)
         and isinstance(first_a, Elem)
