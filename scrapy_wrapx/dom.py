@@ -266,13 +266,11 @@ class Node:
 
     __slots__ = (
         "__weakref__",
-        "_child_counts",
         "_parent",
         "_prop",
         "_repeat",
         "_sequential",
         "_sibling_counts",
-        "_text_count",
         "_xpath",
         "affiliation",
         "children",
@@ -287,17 +285,27 @@ class Node:
         "value",
     )
 
+    # Caches, left unset until first asked (read with a default): a page
+    # has hundreds of nodes, and four stores fewer per node is a tenth of
+    # building the tree.
+    _prop: Property
+    _repeat: tuple[int, int] | None
+    _sequential: bool
+    _xpath: str
+
     def __init__(
         self,
         index: int,
         tag: str,
         element: etree._Element,
-        parent: Node | None,
+        parent: weakref.ref[Node] | None,
         position: int,
         sibling_counts: dict[Any, int] | None,
-        depth: int = 0,
-        affiliation: str = "",
-        first_leaf: int = -1,
+        depth: int,
+        affiliation: str,
+        first_leaf: int,
+        leaf_index: int = -1,
+        value: str = "",
     ) -> None:
         self.index = index
         self.tag = tag
@@ -305,30 +313,24 @@ class Node:
         # Weak, so that a tree has no reference cycles: refcounting frees
         # it the moment it is dropped, and the cyclic collector never has
         # to walk thousands of live nodes to find that out (that walk cost
-        # as much as lxml's whole parse). One weak reference per parent:
-        # CPython shares a callback-less ``weakref.ref`` among its callers.
-        self._parent = None if parent is None else weakref.ref(parent)
+        # as much as lxml's whole parse). The builder makes one reference
+        # per parent and hands it to each child.
+        self._parent = parent
         self.children: list[Node] = []
-        self.depth: int = depth
+        self.depth = depth
         self.first_leaf = first_leaf
-        self.last_leaf = -1
-        self.leaf_index = -1
+        #: A leaf's own index in :attr:`PageTree.leaves`, -1 for an inner
+        #: node; ``last_leaf`` is settled when an element closes.
+        self.last_leaf = leaf_index
+        self.leaf_index = leaf_index
         #: Position among the same-tag siblings (element) or among the
         #: owner's text nodes (text leaf) in the original document.
         self.position = position
         self._sibling_counts = sibling_counts
-        # Build state: children seen per tag (these counts become the
-        # children's ``_sibling_counts``) and text nodes seen so far.
-        self._child_counts: dict[Any, int] | None = None
-        self._text_count = 0
         #: The data a user would extract: the folded text of a text leaf, the
         #: data attribute (``src``, ``href``...) of an element leaf, else "".
-        self.value = ""
-        self._prop: Property | None = None
+        self.value = value
         self.affiliation = affiliation
-        self._repeat: tuple[int, int] | None = None
-        self._sequential: bool | None = None
-        self._xpath: str | None = None
 
     def __repr__(self) -> str:
         return f"<Node {self.index} {self.xpath!r} {self.value[:30]!r}>"
@@ -353,9 +355,10 @@ class Node:
         """The data-type property of a leaf (thesis §4.2.1), None for an
         inner node. Worked out on first use: extraction never asks, and
         for a text in a link it means finding the link's URL."""
-        if self._prop is None and self.leaf_index >= 0:
-            self._prop = self._leaf_property()
-        return self._prop
+        prop: Property | None = getattr(self, "_prop", None)
+        if prop is None and self.leaf_index >= 0:
+            prop = self._prop = self._leaf_property()
+        return prop
 
     def _leaf_property(self) -> Property:
         if self.tag == TEXT:
@@ -392,7 +395,7 @@ class Node:
     @property
     def repeat(self) -> tuple[int, int] | None:
         """``(position, count)``, 1-based, among similar siblings, or None."""
-        if self._sequential is None:
+        if not hasattr(self, "_sequential"):
             self._find_repeats()
         return self._repeat
 
@@ -400,9 +403,9 @@ class Node:
     def sequential(self) -> bool:
         """True when this node or an ancestor repeats among similar siblings
         (the *sequential* structure of thesis §4.2.1)."""
-        if self._sequential is None:
+        if not hasattr(self, "_sequential"):
             self._find_repeats()
-        return bool(self._sequential)
+        return self._sequential
 
     def _find_repeats(self) -> None:
         # Computed for the whole tree on first use: most callers never ask.
@@ -441,16 +444,17 @@ class Node:
     @property
     def xpath(self) -> str:
         """Absolute XPath of this node in the original document."""
-        if self._xpath is None:
+        xpath: str | None = getattr(self, "_xpath", None)
+        if xpath is None:
             steps = [self.step]
             node = self.parent
-            while node is not None and node._xpath is None:
+            while node is not None and not hasattr(node, "_xpath"):
                 steps.append(node.step)
                 node = node.parent
-            prefix = "" if node is None or node._xpath is None else node._xpath
+            prefix = "" if node is None else node._xpath
             steps.reverse()
-            self._xpath = prefix + "/" + "/".join(steps)
-        return self._xpath
+            xpath = self._xpath = prefix + "/" + "/".join(steps)
+        return xpath
 
     @property
     def tag_path(self) -> tuple[str, ...]:
@@ -684,35 +688,42 @@ def build_tree(document: etree._Element, url: str | None = None) -> PageTree:
 
 
 def _build_tree(document: etree._Element, url: str | None) -> PageTree:
+    # One loop over lxml's events; the state of each open element is a
+    # small list in a stack, not build-time attributes on every node. This
+    # is most of a page's parse time.
     top = _top(document)
-    root = Node(0, top.tag, top, None, 1, {top.tag: 1})
-    root._xpath = _root_prefix(top)
-    root.affiliation = top.tag if top.tag in AFFILIATION_TAGS else ""
-    nodes = [root]
+    nodes: list[Node] = []
     leaves: list[Node] = []
-
-    # The open elements; None stands for a dropped one, whose subtree is
-    # skipped but whose tail still counts as a text node of its parent.
-    stack: list[Node | None] = []
-    deepest = 0
+    frame: list[Any] | None = _open_root(nodes, leaves, top)
+    frames: list[list[Any]] = []
+    deepest = 1
     walker = etree.iterwalk(top, events=("start", "end", "comment", "pi"))
+    next(walker)  # the start of ``top``: the root's frame above
     for event, element in walker:
         if event == "start":
-            node = _open_child(nodes, leaves, stack[-1], element) if stack else _open_root(root)
-            stack.append(node)
-            if len(stack) > deepest:
-                deepest = len(stack)
-            if node is None:
+            assert frame is not None  # a dropped subtree is skipped
+            frames.append(frame)
+            if len(frames) >= deepest:
+                deepest = len(frames) + 1
+            frame = _open(nodes, leaves, frame, element)
+            if frame is None:
                 walker.skip_subtree()
-            else:
-                _add_own_text(nodes, leaves, node, element.text)
-            continue
-        if event == "end":
-            _close(nodes, leaves, stack.pop(), root)
-        if stack:
+                continue
+            text = element.text
+        else:
+            if event == "end":
+                _close(nodes, leaves, frame, frames[-1] if frames else None)
+                if not frames:
+                    break  # ``top`` closed
+                frame = frames.pop()
+            assert frame is not None
             # An element's, comment's or processing instruction's tail is
             # the next text node of the enclosing element.
-            _add_tail(nodes, leaves, stack[-1], element.tail)
+            text = element.tail
+        if text is not None:
+            frame[2] += 1
+            if not text.isspace():
+                _add_text(nodes, leaves, frame, text)
 
     _warn_if_cut(top, deepest, url)
     return PageTree(nodes, leaves, url, document)
@@ -735,108 +746,108 @@ def _warn_if_cut(top: etree._Element, deepest: int, url: str | None) -> None:
         )
 
 
-def _open_child(
-    nodes: list[Node], leaves: list[Node], parent: Node | None, element: etree._Element
-) -> Node | None:
-    """The node of a child element that opens; None for a dropped one,
+def _open_root(nodes: list[Node], leaves: list[Node], top: etree._Element) -> list[Any]:
+    """The root's frame, its node made and its own text read.
+
+    An open element's frame is its node, the count of its children per
+    tag so far (they become the children's ``_sibling_counts``), its text
+    nodes so far, and the weak reference its children hold. A dropped
+    element has no frame (None): its subtree is skipped, but it takes its
+    place among its same-tag siblings and its tail still counts as a text
+    node of its parent."""
+    tag = top.tag
+    root = Node(0, tag, top, None, 1, {tag: 1}, 0, tag if tag in AFFILIATION_TAGS else "", 0)
+    root._xpath = _root_prefix(top)
+    nodes.append(root)
+    frame = [root, None, 0, weakref.ref(root)]
+    if top.text is not None:
+        frame[2] = 1
+        if not top.text.isspace():
+            _add_text(nodes, leaves, frame, top.text)
+    return frame
+
+
+def _open(
+    nodes: list[Node], leaves: list[Node], parent: list[Any], element: etree._Element
+) -> list[Any] | None:
+    """The frame of a child element that opens; None for a dropped one,
     which still takes its place among its same-tag siblings."""
-    assert parent is not None  # dropped subtrees are skipped
     tag = element.tag
-    counts = parent._child_counts
+    counts = parent[1]
     if counts is None:
-        counts = parent._child_counts = {tag: 1}
+        counts = parent[1] = {tag: 1}
         position = 1
     else:
         position = counts.get(tag, 0) + 1
         counts[tag] = position
     if tag in DROPPED_TAGS:
         return None
+    owner: Node = parent[0]
     node = Node(
         len(nodes),
         tag,
         element,
-        parent,
+        parent[3],
         position,
         counts,
-        parent.depth + 1,
-        tag if tag in AFFILIATION_TAGS else parent.affiliation,
+        owner.depth + 1,
+        tag if tag in AFFILIATION_TAGS else owner.affiliation,
         len(leaves),
     )
-    parent.children.append(node)
+    owner.children.append(node)
     nodes.append(node)
-    return node
+    return [node, None, 0, weakref.ref(node)]
 
 
-def _open_root(root: Node) -> Node:
-    root.first_leaf = 0
-    return root
-
-
-def _add_own_text(nodes: list[Node], leaves: list[Node], node: Node, text: str | None) -> None:
-    """An element's own text: its first text node."""
-    if text is None:
-        return
-    node._text_count = 1
-    if not text.isspace():
-        _add_text(nodes, leaves, node, text, 1)
-
-
-def _close(nodes: list[Node], leaves: list[Node], closed: Node | None, root: Node) -> None:
-    """Settle the leaf range of an element that closes."""
-    if closed is None:
-        return
-    if not closed.children and closed is not root:
-        _close_childless(nodes, leaves, closed)
-    elif closed.first_leaf < len(leaves):
-        closed.last_leaf = len(leaves) - 1
-    else:
-        closed.first_leaf = -1
-
-
-def _add_tail(nodes: list[Node], leaves: list[Node], owner: Node | None, tail: str | None) -> None:
-    """A tail: the next text node of ``owner``, counted even when blank."""
-    if tail is None:
-        return
-    assert owner is not None
-    owner._text_count += 1
-    if not tail.isspace():
-        _add_text(nodes, leaves, owner, tail, owner._text_count)
-
-
-def _add_text(
-    nodes: list[Node], leaves: list[Node], owner: Node, text: str, text_index: int
-) -> None:
-    leaf_index = len(leaves)
+def _add_text(nodes: list[Node], leaves: list[Node], frame: list[Any], text: str) -> None:
+    """The leaf of an element's text node that is not blank (its own text,
+    or a child's tail), the frame's count of them taken already: blank ones
+    count too, for the *k* of ``text()[k]``."""
+    owner: Node = frame[0]
+    at = len(leaves)
     leaf = Node(
         len(nodes),
         TEXT,
         owner.element,
-        owner,
-        text_index,
+        frame[3],
+        frame[2],
         None,
         owner.depth + 1,
         owner.affiliation,
-        leaf_index,
+        at,
+        at,
+        " ".join(text.split()),
     )
-    leaf.last_leaf = leaf.leaf_index = leaf_index
-    leaf.value = " ".join(text.split())
     owner.children.append(leaf)
     nodes.append(leaf)
     leaves.append(leaf)
 
 
-def _close_childless(nodes: list[Node], leaves: list[Node], node: Node) -> None:
-    """An element with no kept content is a data leaf or is dropped."""
-    name = leaf_attribute(node.element, node.tag)
+def _close(
+    nodes: list[Node], leaves: list[Node], frame: list[Any] | None, parent: list[Any] | None
+) -> None:
+    """Settle the leaf range of an element that closes (``frame`` is its
+    frame, None for a dropped one; ``parent`` its parent's, None for the
+    root): one with no kept content is a data leaf, or formatting and
+    dropped."""
+    if frame is None:
+        return
+    closed: Node = frame[0]
+    if closed.children or parent is None:
+        if closed.first_leaf < len(leaves):
+            closed.last_leaf = len(leaves) - 1
+        else:
+            closed.first_leaf = -1
+        return
+    name = leaf_attribute(closed.element, closed.tag)
     if name is None:
         # Formatting only; it is the newest node since it has no descendants.
         nodes.pop()
-        assert node.parent is not None
-        node.parent.children.pop()
+        parent[0].children.pop()
         return
-    node.value = (node.element.get(name) or "").strip()
-    node.leaf_index = node.first_leaf = node.last_leaf = len(leaves)
-    leaves.append(node)
+    closed.value = (closed.element.get(name) or "").strip()
+    closed.leaf_index = closed.first_leaf = closed.last_leaf = len(leaves)
+    leaves.append(closed)
 
 
 def _pre_order(root: Node) -> list[Node]:
@@ -879,10 +890,11 @@ def _mark_repeats(nodes: Sequence[Node]) -> None:
                 for position, child in enumerate(group, 1):
                     child._repeat = (position, len(group))
     for node in nodes:
+        repeat = getattr(node, "_repeat", None)
+        if repeat is None:
+            node._repeat = None
         parent = node.parent
-        node._sequential = node._repeat is not None or (
-            parent is not None and bool(parent._sequential)
-        )
+        node._sequential = repeat is not None or (parent is not None and parent._sequential)
 
 
 _WHITESPACE_RUN = re.compile(r"\s+")
