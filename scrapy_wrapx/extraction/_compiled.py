@@ -41,6 +41,16 @@ from scrapy_wrapx.template import (
 #: :mod:`scrapy_wrapx.extraction`).
 Env = dict[int, Any]
 
+#: What a shallow fit checks of a template element: its tag, fixed
+#: attributes, most attributes and their names, whether it follows a label
+#: of its own (a term, a heading), whether it is a version of a block, the
+#: fixed text every page's element opens with, if any (its *anchor*), and
+#: where that is a latent text with a label of its own, that label: a
+#: page's text that starts with it fits.
+ShallowFacts = tuple[
+    str, tuple[tuple[str, str], ...], int, frozenset[str], bool, bool, str | None, str
+]
+
 #: Fewest template nodes below an element of chrome (see
 #: :attr:`Compiled.chrome`) for comparing its texts to pay: a smaller one
 #: is walked as quickly.
@@ -100,16 +110,12 @@ class Compiled:
     """Per-template facts the matcher asks for on every page."""
 
     def __init__(self, template: Template) -> None:
-        self.fixed_attrs: dict[int, tuple[tuple[str, str], ...]] = {}
-        self.attr_names: dict[int, frozenset[str]] = {}
-        self.variant_attrs: dict[int, list[str]] = {}
         self.sigs: dict[int, frozenset[str]] = {}
-        self.anchor: dict[int, str | None] = {}
-        #: Anchors near enough to the top to be a row's label.
+        #: Per element: the fixed text it opens with near enough to the top
+        #: to be a row's label (see :func:`first_leaf`).
         self.row_label: dict[int, str | None] = {}
-        #: Where the anchor (or row label) is a latent text with a label of
-        #: its own, that label: a page's text that starts with it fits.
-        self.anchor_label: dict[int, str] = {}
+        #: Where the row label is a latent text with a label of its own,
+        #: that label: a page's text that starts with it fits.
         self.row_label_prefix: dict[int, str] = {}
         #: Where an element opens with a text of data after a label of its
         #: own ("List price: {}"), near enough to the top to be its row's,
@@ -168,6 +174,11 @@ class Compiled:
         )
         #: The elements of chrome and their shapes.
         self.chrome = Chrome(template, self.data)
+        #: Per element: what :meth:`.Fits.shallow` reads, in one lookup
+        #: (it is asked of nearly every page element, often of several).
+        self.shallow_facts: dict[int, ShallowFacts] = {
+            node.uid: self._shallow_facts(node) for node in template.nodes if isinstance(node, Elem)
+        }
         #: How to gather fields from an environment.
         self.program: Program = program(template.root.children, self.data)
         #: Latent fields (fixed texts that may be data): uid to name, and
@@ -206,6 +217,19 @@ class Compiled:
         self.field_names = template.field_names
         self.set_names = template.set_names
 
+    def _shallow_facts(self, node: Elem) -> ShallowFacts:
+        uid = node.uid
+        return (
+            node.tag,
+            tuple((k, v) for k, v in node.attrs.items() if v is not None),
+            len(node.attrs),
+            frozenset(node.attrs),
+            uid in self.terms or uid in self.other_headings,
+            uid in self.versions,
+            first_leaf(node),
+            _latent_label(node),
+        )
+
     def exact_first(self, items: list[TNode]) -> bool:
         """Whether a hedge's shallow parse was corrected by an exact one on
         most earlier pages (:meth:`.Matcher.search`): at least
@@ -219,13 +243,8 @@ class Compiled:
 
     def _add_elem(self, node: Elem) -> None:
         uid = node.uid
-        self.fixed_attrs[uid] = tuple((k, v) for k, v in node.attrs.items() if v is not None)
-        self.attr_names[uid] = frozenset(node.attrs)
-        self.variant_attrs[uid] = node.variant_attrs
         self.sigs[uid] = frozenset(node.sigs)
-        self.anchor[uid] = first_leaf(node)
         self.row_label[uid] = first_leaf(node, ROW_LABEL_DEPTH)
-        self.anchor_label[uid] = _latent_label(node)
         self.row_label_prefix[uid] = _latent_label(node, ROW_LABEL_DEPTH)
         self.row_text[uid] = _first_text(node, ROW_LABEL_DEPTH, fixed=False)
         self.tags[uid] = _tags(node.children)

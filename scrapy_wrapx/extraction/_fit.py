@@ -175,6 +175,7 @@ class Fits:
         #: The compiled template's versions of blocks (read for every
         #: shallow fit that looks right, so kept at hand).
         self.versions = compiled.versions
+        self.shallow_facts = compiled.shallow_facts
         self.nodes = tree.nodes
         self.leaves = tree.leaves
         self.ends_memo: dict[tuple[int, int, int], frozenset[int]] = {}
@@ -192,32 +193,30 @@ class Fits:
 
     def shallow(self, t: Elem, node: Node) -> bool:
         uid = t.uid
-        if node.tag != t.tag or self._after_another_label(uid, node):
+        tag, fixed, most, names, after_label, versioned, anchor, label = self.shallow_facts[uid]
+        if node.tag != tag or (after_label and self._after_another_label(uid, node)):
             return False
-        attrib = node.element.attrib
-        for name, value in self.c.fixed_attrs[uid]:
-            found = attrib.get(name)
+        element = node.element
+        for name, value in fixed:
+            found = element.get(name)
             if found != value and not (name == "class" and self._state_class(value, found)):
                 return False
-        if len(attrib) > len(t.attrs) or not self.c.attr_names[uid].issuperset(attrib.keys()):
+        keys = element.keys()
+        if keys and (len(keys) > most or not names.issuperset(keys)):
             return False
-        if uid in self.versions:
+        if versioned:
             chosen = self.version(t, node)
             if chosen != -1:
                 # Matched deeply as each version: the evidence an anchor
                 # gives, and more (a version one seed showed opens with
                 # that seed's text, which is latent data).
                 return chosen == uid
-        anchor = self.c.anchor[uid]
         if anchor is not None:
             first = node.first_leaf
             if first < 0:
                 return False
             value = self.leaves[first].value
-            if value == anchor:
-                return True
-            label = self.c.anchor_label[uid]
-            return bool(label) and value.startswith(label)
+            return value == anchor or (bool(label) and value.startswith(label))
         return True
 
     def _after_another_label(self, uid: int, node: Node) -> bool:
@@ -234,15 +233,16 @@ class Fits:
         """Whether ``node`` has ``t``'s tag and attributes: a shallow fit
         but for what the element opens with (:meth:`shallow` checks the
         same inline, called as it is for nearly every page element)."""
-        if node.tag != t.tag:
+        tag, fixed, most, names, *_ = self.shallow_facts[t.uid]
+        if node.tag != tag:
             return False
-        uid = t.uid
-        attrib = node.element.attrib
-        for name, value in self.c.fixed_attrs[uid]:
-            found = attrib.get(name)
+        element = node.element
+        for name, value in fixed:
+            found = element.get(name)
             if found != value and not (name == "class" and self._state_class(value, found)):
                 return False
-        return len(attrib) <= len(t.attrs) and self.c.attr_names[uid].issuperset(attrib.keys())
+        keys = element.keys()
+        return not keys or (len(keys) <= most and names.issuperset(keys))
 
     def version(self, t: Elem, node: Node) -> int:
         """The uid of the version of ``t``'s block (see

@@ -72,6 +72,8 @@ class Matcher(Fits):
         #: The page's tables read by their own header (see
         #: :mod:`._tables`), by template table uid.
         self.tables: dict[int, Node] = {}
+        #: The template's elements of chrome (asked of every element).
+        self.chrome_ends = compiled.chrome.ends
 
     # -- deep matching, one visit per page node ----------------------------
 
@@ -84,7 +86,9 @@ class Matcher(Fits):
         element = node.element
         if uid in self.c.header_tables:
             self.tables[uid] = node
-        if (sigs and digest(element) in sigs) or self._chrome(uid, node, env):
+        if (sigs and digest(element) in sigs) or (
+            uid in self.chrome_ends and self._chrome(uid, node, env)
+        ):
             self.hits += 1
             if node.first_leaf >= 0:
                 self.explained += node.last_leaf - node.first_leaf + 1
@@ -287,15 +291,16 @@ class Matcher(Fits):
     ) -> float:
         """Match a hedge of elements and texts only (plan :data:`._plan.TAGS`)."""
         children = owner.children
+        hedge = children if start == 0 and end == len(children) else children[start:end]
         # Elements and texts fit position by position or not at all.
-        if len(tags) != end - start or tags != tuple([child.tag for child in children[start:end]]):
+        if len(tags) != len(hedge) or tags != tuple([child.tag for child in hedge]):
             self.misfits += 1
             return self.lenient(items, owner, start, end, env)
         weight = 0.0
         levels = self.checking
         if levels:
             self.checking = levels - 1
-        pairs: Iterable[tuple[TNode, Node]] = zip(items, children[start:end], strict=True)
+        pairs: Iterable[tuple[TNode, Node]] = zip(items, hedge, strict=True)
         labelled = self.c.labelled_values.get(id(items))
         if labelled is not None:
             # Values whose label on the page is another than the template's
