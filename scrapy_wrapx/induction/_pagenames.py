@@ -1006,8 +1006,13 @@ def _profiles(contexts: Mapping[str, FieldContext], template: Template) -> dict[
             - LAYOUT_WORDS
             - {"product"}
         )
+        label = label_name(context.info.label)
+        inner = contexts.get(context.inner_field)
+        if not label and inner is not None:
+            # A link's address is labelled as the link's text is.
+            label = label_name(inner.info.label)
         profile = {
-            "label": label_name(context.info.label),
+            "label": label,
             "key": context.evidence.get("key", ""),
             "role": context.evidence.get("role", ""),
             "words": words,

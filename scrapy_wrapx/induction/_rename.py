@@ -288,6 +288,50 @@ def profile_score(new: dict[str, Any], old: dict[str, Any]) -> float:
     return score
 
 
+def _labelled_otherwise(new: dict[str, Any], old: dict[str, Any], old_name: str) -> bool:
+    """Whether the page labels a field otherwise than the older field
+    ``old_name`` was: fields the page labels differently are different
+    fields, whatever their markup shares ("Genres:" is no "Directors:");
+    and a field the page labels now, by a word neither the old name nor
+    the old field's class words have, with no semantic key or role to say
+    they are one, is not that field either ("Genres:" before links is no
+    ``movie_critic_name``, whose class words it shares but for that word;
+    "Our price:" may well be ``price_now``).
+
+    >>> _labelled_otherwise({"label": "genres"}, {"label": "directors"}, "directors")
+    True
+    >>> _labelled_otherwise({"label": "genres"}, {"words": ["movie", "critic"]}, "movie_critic_name")
+    True
+    >>> _labelled_otherwise({"label": "our_price"}, {"words": ["now"]}, "price_now")
+    False
+    """
+    label, before = new.get("label"), old.get("label")
+    if not label or before:
+        return bool(label) and label != before
+    for key in ("key", "role"):
+        if new.get(key) and new.get(key) == old.get(key):
+            return False
+    said = {_stem(word) for word in _WORD.findall(label)}
+    known = {_stem(word) for word in _WORD.findall(old_name)}
+    known |= {_stem(word) for word in old.get("words") or ()}
+    return not said & known
+
+
+#: A word of a name or label.
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    """A word without a plural's ``s`` (``genres``, ``genre``)."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _labelled(new: dict[str, Any], old: dict[str, Any]) -> bool:
+    """Whether either profile has a label of the page: a field the page
+    labels is that label's, not the one left over of its markup."""
+    return bool(new.get("label")) or bool(old.get("label"))
+
+
 def carry_profiles(
     template: Template, previous: Template, profiles: dict[str, dict[str, Any]]
 ) -> None:
@@ -319,7 +363,7 @@ def _profile_pairs(
     for name, mine in new.items():
         for old_name, theirs in old.items():
             score = profile_score(mine, theirs)
-            if score >= PROFILE_THRESHOLD:
+            if score >= PROFILE_THRESHOLD and not _labelled_otherwise(mine, theirs, old_name):
                 distance = abs(mine.get("order", 0) - theirs.get("order", 0))
                 pairs.append((-score, distance, name, old_name))
     return sorted(pairs)
@@ -342,5 +386,7 @@ def _lone_pairs(
     return {
         names[0]: theirs[shape][0]
         for shape, names in mine.items()
-        if len(names) == 1 and len(theirs.get(shape, ())) == 1
+        if len(names) == 1
+        and len(theirs.get(shape, ())) == 1
+        and not _labelled(new[names[0]], old[theirs[shape][0]])
     }
