@@ -59,6 +59,9 @@ losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 >>> derive_parts(["Value Books / 2008 / Paperback", "Zondervan / 2010 / Paperback",
 ...               "Barbour / 2009 / Paperback"])
 [None, ' / ', None, ' / ', None]
+>>> derive_parts(["PowerShot D10 Point & Shoot Camera", "SX200 IS Point & Shoot Camera",
+...               "A3000 IS Point & Shoot Camera"])
+[None]
 """
 
 from __future__ import annotations
@@ -94,8 +97,11 @@ _BRACKETS = (("(", ")"), ("[", "]"))
 _UNIT_SIGNS = frozenset("%\u2030\u00b0\u2032\u2033")  # % ‰ ° prime, double prime
 _WORD = re.compile(r"\w")
 #: A field separator inside a text: punctuation with spaces on both sides
-#: (" / ", " | ", " - "); "3.0" or "May 27, 2012" are one value each.
-_SEPARATOR = re.compile(r"\s+[^\w\s]+\s+")
+#: (" / ", " | ", " - "); "3.0" or "May 27, 2012" are one value each, and
+#: so are names joined by an ampersand or a plus ("Point & Shoot Digital
+#: Camera", "Simon & Schuster", "Wi-Fi + Bluetooth"): those join words of
+#: one value, which five seeds may all show.
+_SEPARATOR = re.compile(r"\s+(?![&+]\s)[^\w\s]+\s+")
 #: A number as a word of its own at the edge of a fixed part, bare or with
 #: its unit ("1hr"). Numbers next to the data are data themselves far more
 #: often than template: five seeds of one season all say "... 2010", yet
