@@ -126,3 +126,66 @@ def test_a_redesigned_field_takes_no_other_fields_name(seed: int, markup: str) -
             assert now, genre
             # A list the old design did not show is no old field.
             assert not now & old_names, (genre, now)
+
+
+SPECS = ("Brand", "Color", "Weight", "Warranty")
+IDIOMS = {
+    "th": ("<table>", '<tr><th>{label}</th><td class="{p}-val">{value}</td></tr>', "</table>"),
+    "dl": ("<dl>", '<dt>{label}</dt><dd class="{p}-val">{value}</dd>', "</dl>"),
+    "span": (
+        "<div>",
+        '<div class="{p}-line"><span class="{p}-label">{label}</span> '
+        '<span class="{p}-data">{value}</span></div>',
+        "</div>",
+    ),
+}
+
+
+def _shop(rng: random.Random) -> dict[str, str]:
+    values = {label: _words(rng, rng.randint(1, 2)) for label in (*SPECS, "Material")}
+    values["sku"] = f"SK-{rng.randint(1000, 99999)}"
+    values["shipping"] = f"SH-{rng.randint(1000, 99999)}"
+    return values
+
+
+def _spec_page(values: dict[str, str], prefix: str, idiom: str, version: int) -> str:
+    """Version 2 drops the last row, shows a row of its own in its place,
+    and a code of its own in the head, all in its own class words."""
+    labels = [*SPECS[:-1], "Material"] if version == 2 else list(SPECS)
+    head = f'<span class="{prefix}-sku">{values["sku"]}</span>'
+    if version == 2:
+        head += f'<span class="{prefix}-shipping">{values["shipping"]}</span>'
+    start, row, end = IDIOMS[idiom]
+    rows = "".join(row.format(label=label, value=values[label], p=prefix) for label in labels)
+    return (
+        f'<html><body><div class="{prefix}-head">{head}</div>'
+        f'<div class="{prefix}-specs">{start}{rows}{end}</div></body></html>'
+    )
+
+
+@pytest.mark.parametrize("idiom", sorted(IDIOMS))
+@pytest.mark.parametrize("seed", range(4))
+def test_a_new_row_or_code_takes_no_dropped_fields_name(seed: int, idiom: str) -> None:
+    """A row the redesign shows in the place of one it dropped, and a code
+    it adds beside an old one, in class words that share the site's
+    prefix: neither takes the old field's name (an old template matched
+    on the new pages puts the new row's value in the dropped row's place,
+    which is not the same data; a prefix is no evidence)."""
+    rng = random.Random(100 + seed)
+    prefix = PREFIXES[seed % len(PREFIXES)]
+    shops = [_shop(rng) for _ in range(12)]
+    old = _named([_spec_page(shop, prefix, idiom, 1) for shop in shops[:5]])
+    new_prefix = f"new-{prefix}"
+    new = _named([_spec_page(shop, new_prefix, idiom, 2) for shop in shops[:5]], previous=old)
+    for shop in shops[5:]:
+        before = extract(old, _spec_page(shop, prefix, idiom, 1)).fields
+        after = extract(new, _spec_page(shop, new_prefix, idiom, 2)).fields
+        held = {name: set(values) for name, values in before.items()}
+        for label in (*SPECS[:-1], "sku"):
+            was, now = _holders(before, shop[label]), _holders(after, shop[label])
+            assert was and was <= now, (label, was, now)
+        for label in ("Material", "shipping"):
+            now = _holders(after, shop[label])
+            assert now, label
+            wrong = {name for name in now if name in held and shop[label] not in held[name]}
+            assert not wrong, (label, wrong)

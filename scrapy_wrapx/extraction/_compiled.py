@@ -336,9 +336,15 @@ def _terms(items: list[TNode], at: int, tag: str = "dt") -> tuple[str, ...]:
 INLINE_TAGS = frozenset({"span", "em", "i", "font"})
 
 
+#: A label element and the element of its value right after it: a term
+#: and its definition, a row's header cell and its data cell.
+LABELLED_CELLS = frozenset({("dt", "dd"), ("th", "td")})
+
+
 def labelled_value(before: TNode, item: TNode) -> bool:
     """Whether ``item`` is a value right after a label of its own: a
-    definition after its term (``<dt>Weight</dt><dd>…</dd>``), a text
+    definition after its term (``<dt>Weight</dt><dd>…</dd>``), a data cell
+    after its row's header cell (``<th>Weight</th><td>…</td>``), a text
     after a bold label (``<b>Weight:</b> 230 g``). Taken only where the
     page's label is the template's (see :meth:`.Matcher._positional` and
     :func:`._lenient.lenient`): after another label, the value is that
@@ -351,7 +357,7 @@ def labelled_value(before: TNode, item: TNode) -> bool:
     if label is None or not any(char.isalpha() for char in label):
         return False
     if isinstance(item, Elem):
-        return item.tag == "dd" and before.tag == "dt"
+        return (before.tag, item.tag) in LABELLED_CELLS
     if not isinstance(item, Text) or item.fixed:
         return False
     return before.tag in ROW_LABEL_TAGS or (

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scrapy_wrapx.dom import PageTree
@@ -33,15 +33,44 @@ def keep_names(template: Template, previous: Template, trees: Sequence[PageTree]
     """Rename the fields of ``template`` that hold the same data on
     ``trees`` as fields of ``previous`` to those fields' names."""
     pairs, present = _same_data(template, previous, trees)
+    labels = {info.name: info.label for info in template.fields}
+    old_labels = {info.name: info.label for info in previous.fields}
     renamed: dict[str, str] = {}
     taken: set[str] = set()
     for (new, old), count in _ranked(pairs, template, previous):
         if new in renamed or old in taken or count < SAME_DATA_SHARE * present[new]:
             continue
+        if _unlike_labels(labels.get(new, ""), old_labels.get(old, "")):
+            continue
         renamed[new] = old
         taken.add(old)
     if any(new != old for new, old in renamed.items()):
         _apply(template, renamed, taken)
+
+
+#: Most words of a text read as a row's label (see :func:`_unlike_labels`).
+ROW_LABEL_WORDS = 3
+
+
+def _unlike_labels(label: str, before: str) -> bool:
+    """Whether a field's label and an older field's are two row labels
+    (a few words, no number) without a word in common: "Material" in the
+    place of "Warranty" is another row, whose value an older template
+    matched in that place, the same data by position only; "Item weight"
+    may well be "Weight", and a text of data before a field ("1.5L I-4
+    engine") is no label to compare.
+
+    >>> _unlike_labels("Material", "Warranty"), _unlike_labels("Item weight:", "Weight")
+    (True, False)
+    >>> _unlike_labels("1.3L I-4 engine", "1.5L I-4 engine"), _unlike_labels("", "Color")
+    (False, False)
+    """
+    words = [_WORD.findall(text.casefold()) for text in (label, before)]
+    if not all(0 < len(found) <= ROW_LABEL_WORDS for found in words):
+        return False
+    if any(char.isdigit() for text in (label, before) for char in text):
+        return False
+    return not {_stem(w) for w in words[0]} & {_stem(w) for w in words[1]}
 
 
 def keep_set_names(template: Template, previous: Template) -> None:
@@ -264,9 +293,16 @@ def _apply_names(template: Template, final: dict[str, str]) -> None:
         info.name = final.get(info.name, info.name)
 
 
-def profile_score(new: dict[str, Any], old: dict[str, Any]) -> float:
+def profile_score(
+    new: dict[str, Any], old: dict[str, Any], rarity: Mapping[str, float] | None = None
+) -> float:
     """How surely two naming profiles (see :mod:`._pagenames`) describe the
     same field: 0 for fields of different slots (a text and a link).
+
+    Class words count by their ``rarity`` (see :func:`word_rarity`), 1
+    each without it: a word most of a site's fields share (its prefix,
+    ``ct`` of ``ct-head``, ``ct-specs``...) says little about which is
+    which.
 
     >>> profile_score({"slot": "text", "label": "publisher", "words": []},
     ...               {"slot": "text", "label": "publisher", "words": ["x"]})
@@ -283,9 +319,33 @@ def profile_score(new: dict[str, Any], old: dict[str, Any]) -> float:
             score += PROFILE_WEIGHTS[key]
     mine, theirs = set(new.get("words") or ()), set(old.get("words") or ())
     if mine and theirs:
+
+        def weight(words: set[str]) -> float:
+            return sum(rarity.get(w, 1.0) for w in words) if rarity else float(len(words))
+
         # Overlap, not Jaccard: a redesign adds wrapper words around a field.
-        score += PROFILE_WEIGHTS["words"] * len(mine & theirs) / min(len(mine), len(theirs))
+        shared = weight(mine & theirs) / min(weight(mine), weight(theirs))
+        score += PROFILE_WEIGHTS["words"] * shared
     return score
+
+
+def word_rarity(*groups: Mapping[str, Any]) -> dict[str, float]:
+    """Each class word's weight as evidence, by how few of the profiles
+    in ``groups`` (the old version's and the new one's) have it: its
+    share of them counts down from 1 (one field's word) to 0 (every
+    field's).
+
+    >>> sorted(word_rarity({"a": {"words": ["ct", "views"]}, "b": {"words": ["ct"]}}).items())
+    [('ct', 0.0), ('views', 0.5)]
+    """
+    counts: Counter[str] = Counter()
+    total = 0
+    for group in groups:
+        for profile in group.values():
+            if isinstance(profile, dict):
+                total += 1
+                counts.update(set(profile.get("words") or ()))
+    return {word: 1.0 - count / total for word, count in counts.items()}
 
 
 def _labelled_otherwise(new: dict[str, Any], old: dict[str, Any], old_name: str) -> bool:
@@ -345,8 +405,9 @@ def carry_profiles(
     names = set(template.field_names)
     old = {n: p for n, p in stored.items() if n not in names and isinstance(p, dict)}
     new = {n: p for n, p in profiles.items() if n in names and n not in previous.field_names}
+    rarity = word_rarity(stored, profiles)
     wanted: dict[str, str] = {}
-    for _, _, name, old_name in _profile_pairs(new, old):
+    for _, _, name, old_name in _profile_pairs(new, old, rarity):
         if name not in wanted and old_name not in wanted.values():
             wanted[name] = old_name
     wanted.update(_lone_pairs(new, old, wanted))
@@ -355,14 +416,14 @@ def carry_profiles(
 
 
 def _profile_pairs(
-    new: dict[str, dict[str, Any]], old: dict[str, dict[str, Any]]
+    new: dict[str, dict[str, Any]], old: dict[str, dict[str, Any]], rarity: Mapping[str, float]
 ) -> list[tuple[float, int, str, str]]:
     """(new, old) pairs scoring at least :data:`PROFILE_THRESHOLD`, best
     first, then nearest in page order."""
     pairs = []
     for name, mine in new.items():
         for old_name, theirs in old.items():
-            score = profile_score(mine, theirs)
+            score = profile_score(mine, theirs, rarity)
             if score >= PROFILE_THRESHOLD and not _labelled_otherwise(mine, theirs, old_name):
                 distance = abs(mine.get("order", 0) - theirs.get("order", 0))
                 pairs.append((-score, distance, name, old_name))
