@@ -65,12 +65,11 @@ def _unlike_labels(label: str, before: str) -> bool:
     >>> _unlike_labels("1.3L I-4 engine", "1.5L I-4 engine"), _unlike_labels("", "Color")
     (False, False)
     """
-    words = [_WORD.findall(text.casefold()) for text in (label, before)]
-    if not all(0 < len(found) <= ROW_LABEL_WORDS for found in words):
+    if any(not 0 < len(_words(text)) <= ROW_LABEL_WORDS for text in (label, before)):
         return False
     if any(char.isdigit() for text in (label, before) for char in text):
         return False
-    return not {_stem(w) for w in words[0]} & {_stem(w) for w in words[1]}
+    return not _words(label) & _words(before)
 
 
 def keep_set_names(template: Template, previous: Template) -> None:
@@ -307,6 +306,8 @@ def profile_score(
     >>> profile_score({"slot": "text", "label": "publisher", "words": []},
     ...               {"slot": "text", "label": "publisher", "words": ["x"]})
     3.0
+    >>> profile_score({"slot": "text", "label": "sale_price"}, {"slot": "text", "label": "price"})
+    1.5
     >>> profile_score({"slot": "text", "words": ["buy", "price"]},
     ...               {"slot": "text", "words": ["price", "tag"]})
     1.0
@@ -314,9 +315,15 @@ def profile_score(
     if new.get("slot") != old.get("slot"):
         return 0.0
     score = 0.0
-    for key in ("label", "key", "role", "tag"):
+    for key in ("key", "role", "tag"):
         if new.get(key) and new.get(key) == old.get(key):
             score += PROFILE_WEIGHTS[key]
+    label, before = new.get("label"), old.get("label")
+    if label and before:
+        # A label reworded keeps a word ("Sale price" for "Price", "Page
+        # count" for "Pages"): the share of the longer one's words.
+        said, known = _words(label), _words(before)
+        score += PROFILE_WEIGHTS["label"] * len(said & known) / max(len(said), len(known))
     mine, theirs = set(new.get("words") or ()), set(old.get("words") or ())
     if mine and theirs:
 
@@ -350,8 +357,9 @@ def word_rarity(*groups: Mapping[str, Any]) -> dict[str, float]:
 
 def _labelled_otherwise(new: dict[str, Any], old: dict[str, Any], old_name: str) -> bool:
     """Whether the page labels a field otherwise than the older field
-    ``old_name`` was: fields the page labels differently are different
-    fields, whatever their markup shares ("Genres:" is no "Directors:");
+    ``old_name`` was: fields the page labels without a word in common are
+    different fields, whatever their markup shares ("Genres:" is no
+    "Directors:", "Sale price:" may well be "Price:");
     and a field the page labels now, by a word neither the old name nor
     the old field's class words have, with no semantic key or role to say
     they are one, is not that field either ("Genres:" before links is no
@@ -360,21 +368,28 @@ def _labelled_otherwise(new: dict[str, Any], old: dict[str, Any], old_name: str)
 
     >>> _labelled_otherwise({"label": "genres"}, {"label": "directors"}, "directors")
     True
+    >>> _labelled_otherwise({"label": "sale_price"}, {"label": "price"}, "price")
+    False
     >>> _labelled_otherwise({"label": "genres"}, {"words": ["movie", "critic"]}, "movie_critic_name")
     True
     >>> _labelled_otherwise({"label": "our_price"}, {"words": ["now"]}, "price_now")
     False
     """
     label, before = new.get("label"), old.get("label")
-    if not label or before:
-        return bool(label) and label != before
+    if not label:
+        return False
+    said = _words(label)
+    if before:
+        return not said & _words(before)
     for key in ("key", "role"):
         if new.get(key) and new.get(key) == old.get(key):
             return False
-    said = {_stem(word) for word in _WORD.findall(label)}
-    known = {_stem(word) for word in _WORD.findall(old_name)}
-    known |= {_stem(word) for word in old.get("words") or ()}
+    known = _words(old_name) | {_stem(word) for word in old.get("words") or ()}
     return not said & known
+
+
+def _words(text: str) -> set[str]:
+    return {_stem(word) for word in _WORD.findall(text.casefold())}
 
 
 #: A word of a name or label.
