@@ -41,6 +41,7 @@ TUNING_EXTRA_SITES = frozenset(
         "restaurant/frommers",
         "camera/amazon",
         "movie/hollywood",
+        "camera/beachaudio",
     }
 )
 
