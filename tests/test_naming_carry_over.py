@@ -205,3 +205,25 @@ def test_a_new_row_or_code_takes_no_dropped_fields_name(
             assert now, label
             wrong = {name for name in now if name in held and shop[label] not in held[name]}
             assert not wrong, (label, wrong)
+
+
+def test_class_words_every_field_shares_are_no_evidence() -> None:
+    """Every element of both designs has the same one class word: it says
+    nothing of which field is which (and weighs nothing, not a division by
+    nothing)."""
+    rng = random.Random(7)
+    shops = [_shop(rng) for _ in range(8)]
+
+    def page(values: dict[str, str], version: int) -> str:
+        rows = "".join(
+            f'<p class="site"><span class="site">{label}</span> '
+            f'<span class="site">{values[label]}</span></p>'
+            for label in (SPECS if version == 1 else (*SPECS[:-1], "Material"))
+        )
+        return f'<html><body><div class="site">{rows}</div></body></html>'
+
+    old = _named([page(shop, 1) for shop in shops[:5]])
+    new = _named([page(shop, 2) for shop in shops[:5]], previous=old)
+    after = extract(new, page(shops[6], 2)).fields
+    assert _holders(after, shops[6]["Brand"]) == {"brand"}
+    assert "warranty" not in _holders(after, shops[6]["Material"])

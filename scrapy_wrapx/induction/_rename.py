@@ -311,6 +311,9 @@ def profile_score(
     >>> profile_score({"slot": "text", "words": ["buy", "price"]},
     ...               {"slot": "text", "words": ["price", "tag"]})
     1.0
+    >>> profile_score({"slot": "text", "words": ["ct"]}, {"slot": "text", "words": ["ct"]},
+    ...               {"ct": 0.0})
+    0.0
     """
     if new.get("slot") != old.get("slot"):
         return 0.0
@@ -331,8 +334,9 @@ def profile_score(
             return sum(rarity.get(w, 1.0) for w in words) if rarity else float(len(words))
 
         # Overlap, not Jaccard: a redesign adds wrapper words around a field.
-        shared = weight(mine & theirs) / min(weight(mine), weight(theirs))
-        score += PROFILE_WEIGHTS["words"] * shared
+        smaller = min(weight(mine), weight(theirs))
+        if smaller > 0:  # not only words every field has
+            score += PROFILE_WEIGHTS["words"] * weight(mine & theirs) / smaller
     return score
 
 
@@ -359,10 +363,10 @@ def _labelled_otherwise(new: dict[str, Any], old: dict[str, Any], old_name: str)
     """Whether the page labels a field otherwise than the older field
     ``old_name`` was: fields the page labels without a word in common are
     different fields, whatever their markup shares ("Genres:" is no
-    "Directors:", "Sale price:" may well be "Price:");
-    and a field the page labels now, by a word neither the old name nor
-    the old field's class words have, with no semantic key or role to say
-    they are one, is not that field either ("Genres:" before links is no
+    "Directors:", "Sale price:" may well be "Price:"); and a field the
+    page labels now, by a word neither the old name nor the old field's
+    class words have, with no semantic key or role to say they are one,
+    is not that field either ("Genres:" before links is no
     ``movie_critic_name``, whose class words it shares but for that word;
     "Our price:" may well be ``price_now``).
 
