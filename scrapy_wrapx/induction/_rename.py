@@ -329,14 +329,12 @@ def profile_score(
         score += PROFILE_WEIGHTS["label"] * len(said & known) / max(len(said), len(known))
     mine, theirs = set(new.get("words") or ()), set(old.get("words") or ())
     if mine and theirs:
-
-        def weight(words: set[str]) -> float:
-            return sum(rarity.get(w, 1.0) for w in words) if rarity else float(len(words))
-
+        weights = rarity or {}
         # Overlap, not Jaccard: a redesign adds wrapper words around a field.
-        smaller = min(weight(mine), weight(theirs))
+        smaller = min(sum(weights.get(w, 1.0) for w in words) for words in (mine, theirs))
         if smaller > 0:  # not only words every field has
-            score += PROFILE_WEIGHTS["words"] * weight(mine & theirs) / smaller
+            shared = sum(weights.get(w, 1.0) for w in mine & theirs)
+            score += PROFILE_WEIGHTS["words"] * shared / smaller
     return score
 
 
