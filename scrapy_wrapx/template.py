@@ -61,10 +61,12 @@ __all__ = [
 #: Bumped whenever the JSON layout changes; :meth:`Template.from_json`
 #: refuses other versions than these instead of misreading them. Version 3
 #: added each field's enclosing set (:attr:`FieldInfo.set`), which a
-#: version 2 template gets from its tree when it is read.
-TEMPLATE_VERSION = 3
+#: version 2 template gets from its tree when it is read. Version 4 added
+#: whether a field's label is an element of its own
+#: (:attr:`FieldInfo.label_element`), false in an older template.
+TEMPLATE_VERSION = 4
 #: The versions :meth:`Template.from_json` reads.
-READABLE_VERSIONS = (2, 3)
+READABLE_VERSIONS = (2, 3, 4)
 #: The ``format`` key of a template's JSON, so foreign JSON is refused.
 FORMAT = "scrapy-wrapx-template"
 
@@ -417,6 +419,12 @@ class FieldInfo:
     #: template, not one page's count, says whether a field is one value
     #: (a scalar) or a repeat (a list, inside its set's records).
     set: str = ""
+    #: Whether the label is the whole text of an element of its own (a
+    #: ``th``, a ``dt``, a ``span``), not a lead-in in the value's own
+    #: element ("by <a>Paul Kent</a>"): such a label names its value even
+    #: where it ends with a particle ("Check in", "Made in"; see
+    #: :func:`.induction._naming.label_name`).
+    label_element: bool = False
 
     @property
     def repeated(self) -> bool:
@@ -602,8 +610,9 @@ def _fields_from_json(data: Any) -> list[FieldInfo]:
         texts = ("name", "slot", "label", "hint", "path", "set")
         if (
             not isinstance(info, dict)
-            or set(info) - {"uid", *texts}
+            or set(info) - {"uid", "label_element", *texts}
             or not all(isinstance(info.get(key, ""), str) for key in texts)
+            or not isinstance(info.get("label_element", False), bool)
             or not isinstance(info.get("uid"), int)
             or isinstance(info.get("uid"), bool)
         ):

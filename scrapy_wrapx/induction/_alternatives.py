@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from scrapy_wrapx.induction._naming import label_name
+from scrapy_wrapx.induction._naming import field_label_name
 from scrapy_wrapx.induction._rename import NAME_COUNTER
 from scrapy_wrapx.template import FieldInfo, Template
 
@@ -86,7 +86,7 @@ def _base_name(info: FieldInfo) -> str:
     if not info.slot.isdigit() or info.set:
         return ""
     if info.label:
-        return label_name(info.label)
+        return field_label_name(info)
     base = NAME_COUNTER.sub("", info.name)
     if base in ("title", "heading"):
         return "title"

@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 
 from scrapy_wrapx.dom import HEADINGS, PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.induction._naming import label_name
+from scrapy_wrapx.induction._naming import field_label_name
 from scrapy_wrapx.induction._pagetokens import MIN_TEMPLATE_SEEDS
 from scrapy_wrapx.template import (
     COPY_FALLBACKS,
@@ -213,8 +213,8 @@ def _version_fields(
             continue
         kind = "text" if info.slot.isdigit() else info.slot
         key: tuple[str, ...]
-        if label_name(info.label):
-            key = (kind, "label", label_name(info.label))
+        if field_label_name(info):
+            key = (kind, "label", field_label_name(info))
         elif info.hint:
             key = (kind, "hint", info.hint, info.path)
         else:
@@ -233,7 +233,7 @@ def note_copies(template: Template, copied: Mapping[str, str]) -> None:
     for dropped, kept in copied.items():
         copy, stays = by_name[dropped], by_name[kept]
         key = f"{stays.uid}/{stays.slot}"
-        if label_name(copy.label) and not label_name(stays.label):
+        if field_label_name(copy) and not field_label_name(stays):
             labels.setdefault(key, copy.label)
         fallbacks.setdefault(key, []).append(f"{copy.uid}/{copy.slot}")
     if labels:

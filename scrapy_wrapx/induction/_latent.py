@@ -30,7 +30,7 @@ from typing import Any
 
 from scrapy_wrapx.dom import HEADINGS, PageTree
 from scrapy_wrapx.extraction import extract
-from scrapy_wrapx.induction._naming import label_name
+from scrapy_wrapx.induction._naming import field_label_name, label_name
 from scrapy_wrapx.induction._pagenames import ancestor_words, own_class_words
 from scrapy_wrapx.induction._shapes import unit_quantity
 from scrapy_wrapx.template import (
@@ -108,7 +108,7 @@ def note_latent_shares(template: Template, trees: Sequence[PageTree]) -> None:
     labelled alike; a menu's items) is another datum."""
     by_label: dict[str, list[FieldInfo]] = {}
     for info in template.fields:
-        name = label_name(info.label)
+        name = field_label_name(info)
         if name and info.slot.isdigit() and not info.set:
             by_label.setdefault(name, []).append(info)
     above = _optionals_above(template.root)

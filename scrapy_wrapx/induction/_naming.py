@@ -79,18 +79,26 @@ LEAD_REACH = 2
 #: A label ending in a capital letter of its own ("FGM-A", made-attempted)
 #: ends in an abbreviation, not in the article "a".
 _LAST_CAPITAL = re.compile(r"(?:^|[^A-Za-z])[A-Z]\W*$")
+#: How a text says it is a label: a colon at its end, or a dash after a
+#: space ("Check in - 3 pm"; "T-" ends no label).
+_LABEL_END = re.compile(r"(?::|\s[-\u2013\u2014])\s*$")
 
 
-def label_name(label: str) -> str:
+def label_name(label: str, element: bool = False) -> str:
     """The name a label gives: its slug, unless it ends with a function
     word: then it leads into its value ("by", "Reviews for") and names
-    nothing; but a label with a colon that has a word of its own before
-    the function word names the role ("Directed by:", "Sold by:").
+    nothing; but a label that has a word of its own before the function
+    word names the role where it says it is a label: by a colon or a
+    dash after it ("Directed by:", "Check in - "), or by being an
+    ``element`` of its own, the whole text of a ``th``, ``dt`` or
+    ``span`` ("<dt>Made in</dt>"; see :attr:`FieldInfo.label_element`).
 
     >>> label_name("Publication Date:"), label_name("by"), label_name("Reviews for")
     ('publication_date', '', '')
-    >>> label_name("Directed by:"), label_name("By:")
-    ('directed_by', '')
+    >>> label_name("Directed by:"), label_name("By:"), label_name("Check in - ")
+    ('directed_by', '', 'check_in')
+    >>> label_name("Made in", element=True), label_name("by", element=True)
+    ('made_in', '')
     >>> label_name("FGM-A"), label_name("3PM-A")
     ('fgm_a', 'f_3pm_a')
     """
@@ -98,8 +106,13 @@ def label_name(label: str) -> str:
     words = name.split("_")
     if words[-1] not in FUNCTION_WORDS or _LAST_CAPITAL.search(label):
         return name
-    labelled = label.rstrip().endswith(":") and any(w not in FUNCTION_WORDS for w in words)
-    return name if labelled else ""
+    said = element or _LABEL_END.search(label) is not None
+    return name if said and any(w not in FUNCTION_WORDS for w in words) else ""
+
+
+def field_label_name(info: FieldInfo) -> str:
+    """:func:`label_name` of a field's label."""
+    return label_name(info.label, info.label_element)
 
 
 def label_like(text: str) -> bool:
@@ -164,8 +177,10 @@ class _Namer:
         self.previous: dict[tuple[str, str, str, str], list[str]] = {}
         for info in previous or []:
             self.previous.setdefault(info.key, []).append(info.name)
-        self.last_label: tuple[str, list[int]] | None = None
-        self.last_lead: tuple[str, list[int]] | None = None
+        #: The last label and the last lead label (see :meth:`label_for`):
+        #: its text, its elements' uids, whether it is an element's own.
+        self.last_label: tuple[str, list[int], bool] | None = None
+        self.last_lead: tuple[str, list[int], bool] | None = None
         self.last_slot: list[int] = []
         self.sets: list[Set] = []
         #: The header row and texts of the tables seen so far, by the
@@ -223,14 +238,16 @@ class _Namer:
         path: str,
         fallback: str,
         context: Sequence[str] = (),
+        element: bool = False,
     ) -> str:
-        info = FieldInfo("", uid, slot, label, hint, path)
+        info = FieldInfo("", uid, slot, label, hint, path, label_element=element)
         reused = [n for n in self.previous.get(info.key, []) if n not in self.used]
         if reused:
             info.name = reused[0]
             self.used.add(info.name)
         else:
-            base = (label_name(label) or hint or fallback) if info.slot.isdigit() else fallback
+            named = field_label_name(info)
+            base = (named or hint or fallback) if info.slot.isdigit() else fallback
             info.name = self.unique(base, context)
         self.fields.append(info)
         return info.name
@@ -267,14 +284,15 @@ class _Namer:
             fallback = hint or f"{item.tag}_{slug(attr)}"
             item.names[attr] = self.add(item.uid, attr, "", hint, path, fallback, context)
 
-    def label_for(self, ancestors: list[Elem]) -> str:
+    def label_for(self, ancestors: list[Elem]) -> tuple[str, bool]:
         """The last label if near enough, else the last lead label (in a
-        ``th``, ``b``...) if within :data:`LEAD_REACH`."""
+        ``th``, ``b``...) if within :data:`LEAD_REACH`; and whether it is
+        an element's own text (see :func:`label_name`)."""
         uids = [e.uid for e in ancestors]
         for last, reach in ((self.last_label, LABEL_REACH), (self.last_lead, LEAD_REACH)):
             if last is None:
                 continue
-            text, chain = last
+            text, chain, element = last
             common = _common(chain, uids)
             # A link around a value ("Directed by: <a>Joel Schumacher</a>")
             # is no farther from a label with a colon than the bare value;
@@ -287,8 +305,8 @@ class _Namer:
                 self._levels(uids[common:], links) <= reach
                 and self._levels(chain[common:], links) <= reach
             ) or self._alike_cells(chain, uids, common):
-                return text
-        return ""
+                return text, element
+        return "", False
 
     def _alike_cells(self, chain: list[int], uids: list[int], common: int) -> bool:
         """Whether a label and a slot are in two cells of one row, each
@@ -319,7 +337,7 @@ class _Namer:
         items), each label-like and none its label."""
         if self.column:
             return self.column
-        label = self.label_for(ancestors)
+        label, _ = self.label_for(ancestors)
         lead = self.last_lead is not None and self.last_lead[0] == label
         return label if label.rstrip().endswith(":") or lead else ""
 
@@ -436,6 +454,9 @@ class _Namer:
         has one (:meth:`_latent_label`)."""
         chain = [e.uid for e in ancestors]
         closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
+        # An icon's text or an element's title is its element's own, and
+        # so is a text alone in its element.
+        element = item is None or (bool(ancestors) and ancestors[-1].children == [item])
         if (
             item is not None
             and not closing
@@ -456,22 +477,33 @@ class _Namer:
             self.last_label = None
             self.last_lead = None
         elif label_like(value):
-            self.last_label = (value, chain)
+            self.last_label = (value, chain, element)
             if _in_lead(ancestors):
-                self.last_lead = (value, chain)
+                self.last_lead = (value, chain, element)
 
     def variant_text(self, item: Text, ancestors: list[Elem]) -> None:
         """Name each slot of a text, by its own opening label or the label
         before it, its element's hint, its path."""
         first = item.parts[0]
         own = first if isinstance(first, str) and label_like(first) else ""
-        label = own or self.column or self.label_for(ancestors)
+        label, element = (own, False) if own else (self.column, True)
+        if not label:
+            label, element = self.label_for(ancestors)
         hint = _hint(ancestors)
         path = _path(ancestors)
         fallback = ancestors[-1].tag if ancestors else "text"
         context = _context(ancestors[:-1])
         item.names = [
-            self.add(item.uid, str(slot), inner or label, hint, path, fallback, context)
+            self.add(
+                item.uid,
+                str(slot),
+                inner or label,
+                hint,
+                path,
+                fallback,
+                context,
+                element=element and not inner,
+            )
             for slot, inner in enumerate(_slot_labels(item))
         ]
         self.last_label = None

@@ -45,7 +45,13 @@ from scrapy_wrapx.induction._alternatives import note_alternatives
 from scrapy_wrapx.induction._compound import split_compounds
 from scrapy_wrapx.induction._copies import COPY_LABELS
 from scrapy_wrapx.induction._keyvalue import KEY_VALUE_SETS, note_key_value_sets
-from scrapy_wrapx.induction._naming import DATA_ATTRIBUTES, LEAD_TAGS, label_like, label_name
+from scrapy_wrapx.induction._naming import (
+    DATA_ATTRIBUTES,
+    LEAD_TAGS,
+    field_label_name,
+    label_like,
+    label_name,
+)
 from scrapy_wrapx.induction._rename import (
     carry_lone_members,
     carry_profiles,
@@ -399,8 +405,8 @@ def propose(
     old price), unless a label or class words of its own name it
     (``<del class="price was">``)."""
     info = context.info
-    if info.slot.isdigit() and label_name(info.label):
-        return _with_medium(context, label_name(info.label), values) or info.name, LABEL
+    if info.slot.isdigit() and field_label_name(info):
+        return _with_medium(context, field_label_name(info), values) or info.name, LABEL
     name, strength = _propose(context, values, evidence)
     element = context.chain[-1] if context.chain else None
     if (
@@ -1006,11 +1012,11 @@ def _profiles(contexts: Mapping[str, FieldContext], template: Template) -> dict[
             - LAYOUT_WORDS
             - {"product"}
         )
-        label = label_name(context.info.label)
+        label = field_label_name(context.info)
         inner = contexts.get(context.inner_field)
         if not label and inner is not None:
             # A link's address is labelled as the link's text is.
-            label = label_name(inner.info.label)
+            label = field_label_name(inner.info)
         profile = {
             "label": label,
             "key": context.evidence.get("key", ""),
