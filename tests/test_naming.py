@@ -526,3 +526,36 @@ def test_a_list_of_hidden_inputs_is_form_state_a_cards_hidden_id_is_data() -> No
     assert not values & {"City 4", "1004", "/apply?job=4"}, extraction.fields
     cards = [row for rows in extraction.records.values() for row in rows]
     assert cards and all(any(str(v).endswith("77") for v in row.values()) for row in cards)
+
+
+FILMS = [
+    ("Inherit the Wind", "1960"),
+    ("Silence of the North", "1981"),
+    ("Love and the Midnight Auto Supply", "1978"),
+    ("Amélie", "2001"),
+    ("Dune", "2021"),
+    ("The Long Goodbye", "1973"),
+]
+
+
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ("{film} ({year})", "{film} {year} | Movie Trailer, Reviews | Films Site"),
+        ("{film}: {year}", "{film} - {year} | Films Site"),
+        ("{film} \u2013 {year}", "Watch {film} ({year}) online"),
+    ],
+)
+def test_a_heading_the_title_words_hold_is_the_title(heading: str, title: str) -> None:
+    """The page ``<title>`` and the main heading hold the same words with
+    other punctuation ("Inherit the Wind (1960)" under "Inherit the Wind
+    1960 | ..."): the heading is the title, not its wrapper's class."""
+    pages = [
+        f"<html><head><title>{title.format(film=film, year=year)}</title></head><body>"
+        f"<div class='hdr07'><h1>{heading.format(film=film, year=year)}</h1></div>"
+        f"<p class='plot'>Plot {index} of a film.</p></body></html>"
+        for index, (film, year) in enumerate(FILMS)
+    ]
+    template = _named(pages[:5])
+    fields = extract(template, pages[5]).fields
+    assert fields.get("title") == [heading.format(film="The Long Goodbye", year="1973")], fields

@@ -46,6 +46,20 @@ MIN_TITLE_CHARS = 3
 _TITLE_PARTS = re.compile(r"\s+(?:[|\-\u2013\u2014:\u00bb\u2022]|::)\s+")
 #: A heading that opens with a part of the title this long heads the page.
 MIN_TITLE_PART_CHARS = 8
+#: What a title and a heading are compared without: "Inherit the Wind
+#: (1960)" is the title's "Inherit the Wind 1960".
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def title_words(text: str) -> str:
+    """A title or a heading as it is compared: its words, lower case, one
+    space between and around them (so a match is one of whole words).
+
+    >>> title_words("Inherit the Wind (1960)")
+    ' inherit the wind 1960 '
+    """
+    return f" {_NOT_WORD.sub(' ', text.lower()).strip()} "
+
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _KEY_CHARS = re.compile(r"[^a-z0-9]+")
@@ -88,8 +102,10 @@ class PageEvidence:
                 self.keys[text].add(name)
 
     def in_title(self, value: str) -> bool:
-        text = canon(value)
-        return len(text) >= MIN_TITLE_CHARS and any(text in title for title in self.titles)
+        text = title_words(value)
+        return len(text) - 2 >= MIN_TITLE_CHARS and any(
+            text in title_words(title) for title in self.titles
+        )
 
     def heads_title(self, value: str) -> bool:
         """Whether a heading's text is in the title, or opens with a part
@@ -106,18 +122,19 @@ class PageEvidence:
     def title_position(self, value: str) -> int | None:
         """Where in the title a heading's text is (:meth:`heads_title`),
         or the part of the title it opens with; None if neither. A page's
-        title names its entity first ("Dune - Science Fiction - Books")."""
-        text = canon(value)
+        title names its entity first ("Dune - Science Fiction - Books").
+        Both are compared by their words (:func:`title_words`)."""
+        text = title_words(value)
         found: list[int] = []
         for title in self.titles:
-            if len(text) >= MIN_TITLE_CHARS and text in title:
-                found.append(title.index(text))
+            words = title_words(title)
+            if len(text) - 2 >= MIN_TITLE_CHARS and text in words:
+                found.append(words.index(text))
                 continue
-            start = 0
             for part in _TITLE_PARTS.split(title):
-                start = title.index(part, start)
-                if len(part) >= MIN_TITLE_PART_CHARS and text.startswith(part):
-                    found.append(start)
+                part_words = title_words(part)
+                if len(part) >= MIN_TITLE_PART_CHARS and text.startswith(part_words):
+                    found.append(max(words.find(part_words), 0))
                     break
         return min(found) if found else None
 
