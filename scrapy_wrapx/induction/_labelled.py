@@ -12,7 +12,12 @@ because a label introduces it, the text stays a slot:
   or one holding a text that ends with a colon, then a text;
 * ``<th>Team</th><td>Celtics</td>``, ``<dt>Team</dt><dd>Celtics</dd>``,
   ``<td>Team:</td><td>Celtics</td>``: a label cell, then a cell holding
-  one text.
+  one text;
+* ``<td>Brand Name</td><td>Canon</td>`` in a table (or a grid of
+  ``div`` rows) of such rows where other rows' values vary between the
+  seeds (:func:`_label_column_values`): it is a specification, its first
+  column labels, its second values, even where a cell has neither colon
+  nor a label's element.
 
 Values are short (:data:`MAX_VALUE_WORDS`) and no sentences: one after
 "Note:" is the page's wording, not a value. Table columns are handled apart
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 
 from scrapy_wrapx.dom import HEADINGS
 from scrapy_wrapx.induction._naming import LEAD_TAGS, STYLE_TAGS, label_like, sentence_tail
@@ -50,6 +56,9 @@ MAX_ABBREVIATION_WORDS = 3
 _LEAD_SEPARATOR = re.compile(r"[:\-\u2013|]\s+")
 #: Cells that hold the value of the cell before them.
 VALUE_CELLS = frozenset({"td", "dd"})
+#: Rows of a label column whose values vary between the seeds that make
+#: its rows' other values data too (see :func:`_label_column_values`).
+MIN_VARYING_ROWS = 2
 
 
 def open_labelled_values(root: Elem) -> list[Text]:
@@ -94,6 +103,7 @@ def _labelled_texts(
             if value is not None:
                 assert isinstance(before, Elem)  # _value_after's label
                 found.append((value, before, node))
+        found.extend(_label_column_values(children))
         for child, inner in zip(node.children, children, strict=True):
             if isinstance(inner, Elem):
                 parents[id(inner)] = node
@@ -102,6 +112,44 @@ def _labelled_texts(
                 if row is not None:
                     own.append((*row, inner))
     return found, own, parents
+
+
+def _label_column_values(rows: list[TNode]) -> list[tuple[Text, Elem, Elem]]:
+    """The fixed values of a run of rows of a label cell and a value cell
+    (value, label cell, row): rows of one tag, each two cells, of one
+    tag each across the rows (``<tr><td>Brand Name</td><td>Canon</td>``,
+    ``<div><span>Brand Name</span><span>Canon</span></div>``), the first
+    one fixed text. Where at least :data:`MIN_VARYING_ROWS` of them hold
+    a value that varies between the seeds, the run is a specification
+    and its fixed values are data too: the seeds of one brand's listing
+    all say "Canon", the next page another. Its labels need no colon or
+    label element; a run of fixed rows only (a layout, a menu) opens
+    nothing."""
+    fixed: dict[tuple[str, str, str], list[tuple[Text, Elem, Elem]]] = {}
+    varying: Counter[tuple[str, str, str]] = Counter()
+    for row in rows:
+        if not isinstance(row, Elem) or len(row.children) != 2:
+            continue
+        label, cell = (core(child) for child in row.children)
+        if not (isinstance(label, Elem) and isinstance(cell, Elem)):
+            continue
+        words = _only_text(label)
+        if words is None or not words.fixed or not label_like(words.parts[0] or ""):
+            continue
+        if _value_after(label, cell) is not None:
+            continue  # a label that says so: found as a pair
+        shape = (row.tag, label.tag, cell.tag)
+        value = _only_text(cell)
+        if value is not None and _value_like(value):
+            fixed.setdefault(shape, []).append((value, label, row))
+        elif any(isinstance(text, Text) and not text.fixed for text in iter_nodes(cell)):
+            varying[shape] += 1
+    return [
+        found
+        for shape, values in fixed.items()
+        if varying[shape] >= MIN_VARYING_ROWS
+        for found in values
+    ]
 
 
 def _own_labelled(elem: Elem) -> tuple[Text, str] | None:
