@@ -147,6 +147,10 @@ class Compiled:
         self.first: dict[int, tuple[frozenset[str], tuple[TNode, ...]]] = {}
         #: Per fully fixed text: its text.
         self.fixed_text: dict[int, str] = {}
+        #: Per element: the tags of the elements it may hold as children
+        #: (optional and repeated ones too), and of those it must hold (see
+        #: :func:`._lenient.content_share`).
+        self.child_tags: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
         #: Per version of a block (see
         #: :func:`~scrapy_wrapx.template.block_versions`): all the block's
         #: versions, and the elements each opens with.
@@ -249,6 +253,7 @@ class Compiled:
         self.row_text[uid] = _first_text(node, ROW_LABEL_DEPTH, fixed=False)
         self.tags[uid] = _tags(node.children)
         self._add_rows(node.children)
+        self.child_tags[uid] = _child_tags(node.children)
         self.elems[uid] = (
             tuple(node.variant_attrs),
             self.sigs[uid],
@@ -492,6 +497,25 @@ def _starts(found: First) -> tuple[frozenset[str], tuple[TNode, ...]]:
         for item in found[0]
     )
     return tags, found[0]
+
+
+def _child_tags(items: list[TNode]) -> tuple[frozenset[str], frozenset[str]]:
+    """The tags of the child elements a hedge may show (through optional
+    parts and repetitions) and of those it always shows."""
+    may: set[str] = set()
+    must: set[str] = set()
+    stack: list[tuple[TNode, bool]] = [(item, True) for item in items]
+    while stack:
+        item, always = stack.pop()
+        if isinstance(item, Elem):
+            may.add(item.tag)
+            if always:
+                must.add(item.tag)
+        elif isinstance(item, Opt):
+            stack.append((item.child, False))
+        elif isinstance(item, Set):
+            stack.extend((child, False) for child in item.children)
+    return frozenset(may), frozenset(must)
 
 
 def _tags(items: list[TNode]) -> tuple[str, ...] | None:

@@ -1,0 +1,73 @@
+"""A page that lacks a section every seed showed keeps the rest of its data
+(issue 11: pages that do not fit degrade gracefully). Seeds that all list
+related products make the list's heading and box required; a product with
+none lacks both, so the page has no parse and is aligned leniently. On a
+site without classes every ``<div>`` fits every other shallowly, and the
+alignment paired the breadcrumb with the main block and the main block
+with a review: the title, the price and every spec were lost. The
+children's tags tell the blocks apart (:func:`._lenient.content_share`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scrapy_wrapx import dom
+from scrapy_wrapx.extraction import extract
+from scrapy_wrapx.induction import induce_template
+from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.unsupervised.items import item_data
+
+WORDS = ["Arlen", "Borsk", "Calder", "Dunmore", "Elwick", "Farrow", "Gilden", "Hollis", "Ivers"]
+SPECS = ["Weight", "Colour", "Material"]
+
+
+def _page(
+    rng: random.Random, related: int, reviews: int, classes: bool
+) -> tuple[str, dict[str, str]]:
+    def attr(name: str) -> str:
+        return f" class='{name}'" if classes else ""
+
+    title = f"{rng.choice(WORDS)} {rng.choice(WORDS)} {rng.randrange(100, 999)}"
+    price = f"${rng.randrange(5, 900)}.{rng.randrange(10, 99)}"
+    specs = {label: f"{rng.choice(WORDS)} {rng.randrange(1, 99)}" for label in SPECS}
+    grid = "".join(f"<div><span>{k}</span><span>{v}</span></div>" for k, v in specs.items())
+    nav = "".join(f"<a href='/c/{w.lower()}'>{w}</a> " for w in WORDS[:5])
+    cards = "".join(
+        f"<div><a href='/p/{rng.randrange(10**6)}'>{rng.choice(WORDS)}</a> <span>$9.99</span></div>"
+        for _ in range(related)
+    )
+    boxes = "".join(
+        f"<div><b>{rng.choice(WORDS)}</b> <span>{rng.randrange(1, 6)} out of 5</span>"
+        f"<p>{' '.join(rng.choice(WORDS).lower() for _ in range(9))}.</p></div>"
+        for _ in range(reviews)
+    )
+    html = (
+        f"<html><body><div{attr('nav')}>{nav}</div>"
+        f"<div{attr('crumb')}><a href='/'>Home</a> &gt; <a href='/c/x'>{rng.choice(WORDS)}</a></div>"
+        f"<div{attr('main')}><h1>{title}</h1><p><span>{price}</span></p><div>{grid}</div></div>"
+        + (f"<h3>Related</h3><div{attr('related')}>{cards}</div>" if related else "")
+        + (f"<h3>Reviews</h3>{boxes}" if reviews else "<p>No reviews yet.</p>")
+        + "<div>Copyright Shop</div></body></html>"
+    )
+    return html, {"title": title, "price": price, **{k.lower(): v for k, v in specs.items()}}
+
+
+@pytest.mark.parametrize("classes", [False, True])
+@pytest.mark.parametrize("reviews", [0, 2])
+@pytest.mark.parametrize("seed", range(6))
+def test_a_page_without_the_related_products_keeps_its_data(
+    classes: bool, reviews: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    seeds = [_page(rng, rng.randint(1, 4), rng.randint(1, 3), classes)[0] for _ in range(5)]
+    trees = [dom.parse(html) for html in seeds]
+    template = induce_template(trees)
+    name_template(template, trees)
+    html, truth = _page(rng, 0, reviews, classes)
+    extraction = extract(template, html)
+    item = item_data(extraction, template)
+    assert extraction.matched, extraction.score
+    assert {name: item.get(name) for name in truth} == truth, item
