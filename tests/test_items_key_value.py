@@ -31,7 +31,7 @@ SPECS = {
     "Optical zoom": "x",
     "Resolution": "MP",
 }
-IDIOMS = ["th", "td_b", "td", "colon"]
+IDIOMS = ["th", "td_b", "td", "colon", "line"]
 
 
 def _rows(idiom: str, rows: list[tuple[str, str]]) -> str:
@@ -41,6 +41,10 @@ def _rows(idiom: str, rows: list[tuple[str, str]]) -> str:
         )
     if idiom == "colon":
         lines = "".join(f"<li><span>{k}:</span> <span>{v}</span></li>" for k, v in rows)
+        return f"<ul class='specs'>{lines}</ul>"
+    if idiom == "line":
+        # One text a row, its label of its own: no label is fixed text.
+        lines = "".join(f"<li>{k}: {v}</li>" for k, v in rows)
         return f"<ul class='specs'>{lines}</ul>"
     cell = {"th": "<th>{}</th>", "td_b": "<td><b>{}</b></td>", "td": "<td>{}</td>"}[idiom]
     body = "".join(f"<tr>{cell.format(k)}<td>{v}</td></tr>" for k, v in rows)
@@ -119,6 +123,27 @@ def test_data_in_label_markup_stays_a_list(seed: int) -> None:
     assert not template.meta.get(KEY_VALUE_SETS)
     item = build_item(None, "", "", 1, extract(template, page()), template)
     assert not _mappings(item) and any(isinstance(v, list) for v in item.values())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lines_that_open_with_names_stay_a_list(seed: int) -> None:
+    """Comments that open with their author ("Ann Lee: works well") read
+    like "Label: value" lines, but their authors do not recur across
+    pages: a list of comments, not a mapping."""
+    rng = random.Random(seed)
+
+    def page() -> str:
+        lines = "".join(
+            f"<li>{rng.choice(NAMES).split()[0]} {rng.randrange(1000)}: "
+            f"{rng.choice(['works well', 'too small', 'as described'])} {rng.randrange(99)}</li>"
+            for _ in range(rng.randrange(2, 6))
+        )
+        return f"<body><h1>Kettle {rng.randrange(999)}</h1><ul class='comments'>{lines}</ul></body>"
+
+    template = _named([page() for _ in range(5)])
+    assert not template.meta.get(KEY_VALUE_SETS)
+    item = build_item(None, "", "", 1, extract(template, page()), template)
+    assert not _mappings(item) and any(isinstance(v, list) for v in item.values()), item
 
 
 def test_a_label_a_page_repeats_is_no_key() -> None:

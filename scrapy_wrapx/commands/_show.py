@@ -128,6 +128,8 @@ def template_schema(template: Template) -> str:
         lines.append(f"#   {name:<30} {shape}  {examples}{held}".rstrip())
     for name, where in key_value_sets(template).items():
         source = f"{where.label}, {where.value}" if not where.cells else where.value
+        if where.label == where.value and not where.cells:
+            source = f"{where.value} ('Label: value' texts)"
         lines.append(f"#   {name:<30} {{}}  labels -> values, from {source}")
     for name, _ in varying_header_tables(template).values():
         lines.append(f"#   {name:<30} *  records keyed by each page's table header")

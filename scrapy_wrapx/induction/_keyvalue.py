@@ -8,7 +8,10 @@ A set is noted as such (``Template.meta["key_value_sets"]``, set name ->
 where its labels and values are) when the seed pages show it:
 
 * its records hold exactly two text fields, and no set of their own
-  (``<th>`` and ``<td>``); or one set of cells of one field, two cells in
+  (``<th>`` and ``<td>``); or one text field whose texts open with a
+  label of their own (``<li>Weight: 358 g</li>``: a list of such rows
+  whose labels differ from product to product, so that no label is fixed
+  text); or one set of cells of one field, two cells in
   every record (``<td>`` and ``<td>``, ``<span>`` and ``<span>``); or a
   label in a lead element and values of several markups, one per record
   (a text on most rows, a link on the "Web site" row);
@@ -39,7 +42,16 @@ from scrapy_wrapx.dom import PageTree
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction._naming import LEAD_TAGS, label_like, label_name
 from scrapy_wrapx.induction._rename import fresh_name
-from scrapy_wrapx.template import Elem, FieldInfo, Opt, Set, Template, enclosing_sets, slug
+from scrapy_wrapx.template import (
+    LATENT_LABEL,
+    Elem,
+    FieldInfo,
+    Opt,
+    Set,
+    Template,
+    enclosing_sets,
+    slug,
+)
 
 #: Key of :attr:`Template.meta` naming the key/value sets.
 KEY_VALUE_SETS = "key_value_sets"
@@ -55,8 +67,9 @@ class KeyValueSet:
     """Where a key/value set's labels and values are: two fields of its
     records (``label``, ``value``, or where a record's ``value`` is
     empty the first of the fields ``others`` it fills: the value in
-    another markup), or the first and second cell of the set ``cells`` in
-    each record, one field (``value``) each."""
+    another markup), one field that holds both (``label`` is ``value``:
+    "Weight: 358 g"), or the first and second cell of the set ``cells``
+    in each record, one field (``value``) each."""
 
     label: str
     value: str
@@ -65,6 +78,8 @@ class KeyValueSet:
 
     def pairs(self, rows: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
         """The (label, value) of each record."""
+        if not self.cells and self.label == self.value:
+            return [_split_label(row.get(self.value)) for row in rows]
         if not self.cells:
             return [(row.get(self.label), self._value(row)) for row in rows]
         pairs = []
@@ -91,6 +106,21 @@ class KeyValueSet:
             "cells": self.cells,
             "others": list(self.others),
         }
+
+
+def _split_label(text: Any) -> tuple[Any, Any]:
+    """A "Label: value" text as its label (with the colon) and value; a
+    text without a label is a value alone.
+
+    >>> _split_label("Screen size: 15.6 in"), _split_label("15.6 in")
+    (('Screen size:', '15.6 in'), (None, '15.6 in'))
+    """
+    if not isinstance(text, str):
+        return None, None
+    label = LATENT_LABEL.match(text)
+    if label is None:
+        return None, text
+    return text[: label.end()].strip(), text[label.end() :].strip()
 
 
 def note_key_value_sets(template: Template, trees: Sequence[PageTree]) -> None:
@@ -205,6 +235,9 @@ def _candidate(
     if not nested and len(infos) > 2:
         kv = _label_and_values(infos)
         return (kv, True) if kv is not None else None
+    if not nested and len(infos) == 1 and infos[0].slot.isdigit():
+        # One text a row: its labels are the colons' (_split_label).
+        return KeyValueSet(infos[0].name, infos[0].name), False
     if not infos and len(nested) == 1 and not children.get(nested[0]):
         cell = members.get(nested[0], [])
         if len(cell) == 1 and cell[0].slot.isdigit():
