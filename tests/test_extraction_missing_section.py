@@ -18,6 +18,7 @@ from scrapy_wrapx import dom
 from scrapy_wrapx.extraction import extract
 from scrapy_wrapx.induction import induce_template
 from scrapy_wrapx.induction._pagenames import name_template
+from scrapy_wrapx.template import Elem, Text
 from scrapy_wrapx.unsupervised.items import item_data
 
 WORDS = ["Arlen", "Borsk", "Calder", "Dunmore", "Elwick", "Farrow", "Gilden", "Hollis", "Ivers"]
@@ -71,3 +72,47 @@ def test_a_page_without_the_related_products_keeps_its_data(
     item = item_data(extraction, template)
     assert extraction.matched, extraction.score
     assert {name: item.get(name) for name in truth} == truth, item
+
+
+def _sections_page(rng: random.Random, related: int, reviews: int) -> tuple[str, list[str]]:
+    """Sections headed alike (an ``<h3>`` each) that a page may lack:
+    related products, reviews."""
+    cards = "".join(
+        f"<div><a href='/p/{rng.randrange(999)}'>{rng.choice(WORDS)}</a> <span>$9.99</span></div>"
+        for _ in range(related)
+    )
+    authors = [f"{rng.choice(WORDS)} {rng.choice(WORDS)[0]}." for _ in range(reviews)]
+    boxes = "".join(
+        f"<div><b>{author}</b> <span>{rng.randrange(1, 6)} of 5</span>"
+        f"<p>{' '.join(rng.choice(WORDS).lower() for _ in range(8))}.</p></div>"
+        for author in authors
+    )
+    html = (
+        f"<html><body><h1>{rng.choice(WORDS)} {rng.randrange(999)}</h1>"
+        + (f"<h3>Related</h3><div>{cards}</div>" if related else "")
+        + (f"<h3>Reviews</h3>{boxes}" if reviews else "<p>No reviews yet.</p>")
+        + "<div>Copyright Shop</div></body></html>"
+    )
+    return html, authors
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_section_pairs_with_its_own_heading(seed: int) -> None:
+    """A seed with reviews but no related products: its "Reviews" heading
+    pairs with the other seeds' "Reviews", not with their "Related" (alike
+    in all but the text), so no heading of the template is a slot whose
+    text varies, and a page without related products fits."""
+    rng = random.Random(seed)
+    counts = [(2, 3), (0, 2), (1, 0), (3, 1), (2, 2)]
+    rng.shuffle(counts)
+    seeds = [_sections_page(rng, related, count)[0] for related, count in counts]
+    template = induce_template([dom.parse(html) for html in seeds])
+    headings = [node for node in template.nodes if isinstance(node, Elem) and node.tag == "h3"]
+    texts = [child for heading in headings for child in heading.children]
+    assert texts and all(isinstance(text, Text) and text.fixed for text in texts)
+    html, authors = _sections_page(rng, 0, 2)
+    extraction = extract(template, html)
+    found = [
+        value for rows in extraction.records.values() for row in rows for value in row.values()
+    ]
+    assert extraction.score == 1.0 and all(author in found for author in authors)

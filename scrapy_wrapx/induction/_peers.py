@@ -45,6 +45,9 @@ BLOB_SCORE = 1.0
 SHAPE_SCORE = 1.0
 #: Added when two peer elements or sets share a template text.
 SHARED_TEXT_BONUS = 1.0
+#: What two elements that hold the same one fixed text earn on top: a
+#: tie-break between pairs alike in every other way (see :func:`_shape_score`).
+SAME_OWN_TEXT_BONUS = 0.01
 
 
 def core(node: TNode) -> TNode:
@@ -182,7 +185,29 @@ def _shape_score(scratch: Scratch, a: TNode, b: TNode, styled: bool = True) -> f
     # textual symbol): of two pairs alike in shape, the pair that shares its
     # label wins ("By:" with "By:" over "More in" with "Edited By:").
     shared = SHARED_TEXT_BONUS if texts_a & texts_b else 0.0
+    if _same_own_text(a, b):
+        # Of two pairs alike in all else, a heading that says the same
+        # ("Reviews" with "Reviews") over one that merely looks the same
+        # ("Related"): where a page lacks a section, its next section's
+        # heading pairs with its own. A tie-break only.
+        shared += SAME_OWN_TEXT_BONUS
     return float(SHAPE_SCORE + shared + similarity * min(info_a.size, info_b.size))
+
+
+def _same_own_text(a: TNode, b: TNode) -> bool:
+    """Whether two elements each hold one fixed text, the same."""
+    if not (isinstance(a, Elem) and isinstance(b, Elem)):
+        return False
+    if len(a.children) != 1 or len(b.children) != 1:
+        return False
+    text_a, text_b = a.children[0], b.children[0]
+    return (
+        isinstance(text_a, Text)
+        and isinstance(text_b, Text)
+        and text_a.fixed
+        and text_b.fixed
+        and text_a.parts[0] == text_b.parts[0]
+    )
 
 
 def _opening(node: Elem) -> Text | None:
