@@ -116,3 +116,48 @@ def test_a_section_pairs_with_its_own_heading(seed: int) -> None:
         value for rows in extraction.records.values() for row in rows for value in row.values()
     ]
     assert extraction.score == 1.0 and all(author in found for author in authors)
+
+
+LISTS = {
+    "dl": ("<dl class='specs'>{}</dl>", "<dt>{}</dt><dd>{}</dd>"),
+    "table": ("<table class='specs'>{}</table>", "<tr><th>{}</th><td>{}</td></tr>"),
+    "ul": ("<ul class='specs'>{}</ul>", "<li><b>{}:</b> {}</li>"),
+}
+
+
+def _list_page(rng: random.Random, idiom: str, rows: list[str]) -> tuple[str, dict[str, str]]:
+    values = {label: f"{rng.choice(WORDS)} {rng.randrange(10, 99)}" for label in rows}
+    body, row = LISTS[idiom]
+    # A page whose features are none lacks their block too: the page
+    # does not fit its template, and the list is aligned leniently.
+    features = "".join(f"<li>{rng.choice(WORDS)}</li>" for _ in range(rng.randint(0, 3)))
+    html = (
+        f"<html><body><div class='main'><h1>Item {rng.randrange(999)}</h1>"
+        f"{body.format(''.join(row.format(k, v) for k, v in values.items()))}"
+        + (f"<h3>Features</h3><ul class='features'>{features}</ul>" if features else "")
+        + "</div><div class='foot'>Copyright Shop</div></body></html>"
+    )
+    return html, {k.lower(): v for k, v in values.items()}
+
+
+@pytest.mark.parametrize("idiom", sorted(LISTS))
+def test_a_list_without_its_first_row_is_still_the_list(idiom: str) -> None:
+    """Every seed's spec list opens with "Battery" (seeds with features
+    of their own); a page without a battery row, and without features,
+    has the rest of its list read: the list's first row is no label of
+    the list."""
+    rng = random.Random(idiom)
+    rows = ["Battery", "Weight", "Colour", "Material"]
+    seeds = []
+    while len(seeds) < 5:
+        html, _ = _list_page(rng, idiom, rows)
+        if "Features" in html:
+            seeds.append(html)
+    trees = [dom.parse(html) for html in seeds]
+    template = induce_template(trees)
+    name_template(template, trees)
+    html, truth = _list_page(rng, idiom, rows[1:])
+    while "Features" in html:
+        html, truth = _list_page(rng, idiom, rows[1:])
+    item = item_data(extract(template, html), template)
+    assert {name: item.get(name) for name in truth} == truth, item

@@ -65,6 +65,10 @@ EXACT_FIRST_AFTER = 2
 #: of a block, which a page may lack ("Also Available" atop a table that
 #: every seed had): see :meth:`.Fits.other_label`.
 ROW_LABEL_DEPTH = 3
+#: Elements that hold rows, never a row themselves (see
+#: :meth:`.Fits.other_label`): a ``<dl>`` whose first term a page lacks is
+#: still the list of terms.
+ROW_CONTAINERS = frozenset({"dl", "table", "tbody", "thead", "ul", "ol"})
 
 
 def digest(element: etree._Element) -> str:
@@ -134,6 +138,9 @@ class Compiled:
         #: of its item list): those values' positions (see
         #: :func:`labelled_value`).
         self.labelled_values: dict[int, frozenset[int]] = {}
+        #: Per list of rows (see :data:`ROW_CONTAINERS`): the fixed labels
+        #: its rows open with (see :meth:`.Fits.other_label`).
+        self.row_labels: dict[int, frozenset[str]] = {}
         #: Per section right after a fixed heading in a hedge of several
         #: (by uid): the heading's tag and the hedge's other headings, under
         #: which a page's element is another section (see :meth:`.Fits.shallow`).
@@ -248,9 +255,19 @@ class Compiled:
     def _add_elem(self, node: Elem) -> None:
         uid = node.uid
         self.sigs[uid] = frozenset(node.sigs)
-        self.row_label[uid] = first_leaf(node, ROW_LABEL_DEPTH)
-        self.row_label_prefix[uid] = _latent_label(node, ROW_LABEL_DEPTH)
-        self.row_text[uid] = _first_text(node, ROW_LABEL_DEPTH, fixed=False)
+        # A list of rows opens with its first row's label, which is no
+        # label of the list: a page may lack that row.
+        row = node.tag not in ROW_CONTAINERS
+        self.row_label[uid] = first_leaf(node, ROW_LABEL_DEPTH) if row else None
+        self.row_label_prefix[uid] = _latent_label(node, ROW_LABEL_DEPTH) if row else ""
+        self.row_text[uid] = _first_text(node, ROW_LABEL_DEPTH, fixed=False) if row else None
+        if not row:
+            rows = [child.child if isinstance(child, Opt) else child for child in node.children]
+            self.row_labels[uid] = frozenset(
+                label
+                for child in rows
+                if isinstance(child, Elem) and (label := first_leaf(child, ROW_LABEL_DEPTH))
+            )
         self.tags[uid] = _tags(node.children)
         self._add_rows(node.children)
         self.child_tags[uid] = _child_tags(node.children)

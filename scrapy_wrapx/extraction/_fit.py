@@ -266,6 +266,9 @@ class Fits:
         data after it follows. A block whose first words lie deeper is
         still itself without its first part
         (:data:`~._compiled.ROW_LABEL_DEPTH`)."""
+        labels = self.c.row_labels.get(t.uid)
+        if labels is not None:
+            return self._other_rows(labels, node)
         anchor = self.c.row_label[t.uid]
         if anchor is None:
             return self._other_row_label(t, node)
@@ -275,6 +278,19 @@ class Fits:
         value = self.leaves[first].value
         label = self.c.row_label_prefix[t.uid]
         return value != anchor and not (label and value.startswith(label))
+
+    def _other_rows(self, labels: frozenset[str], node: Node) -> bool:
+        """Whether a list of rows (a ``<dl>``, a ``<ul>``, a table) holds
+        none of the rows whose ``labels`` the template's list holds: a
+        page's list that lacks the first of them (a camera without a
+        battery life) is still the list, one of other rows is not."""
+        if not labels:
+            return False
+        leaves = self.leaves
+        return not any(
+            child.first_leaf >= 0 and leaves[child.first_leaf].value in labels
+            for child in node.children
+        )
 
     def _other_row_label(self, t: Elem, node: Node) -> bool:
         """Whether ``node`` opens with another label than the one before
