@@ -122,6 +122,8 @@ LISTS = {
     "dl": ("<dl class='specs'>{}</dl>", "<dt>{}</dt><dd>{}</dd>"),
     "table": ("<table class='specs'>{}</table>", "<tr><th>{}</th><td>{}</td></tr>"),
     "ul": ("<ul class='specs'>{}</ul>", "<li><b>{}:</b> {}</li>"),
+    # Any element of labelled rows is a list of them.
+    "div of dash rows": ("<div class='specs'>{}</div>", "<div>{} - <span>{}</span></div>"),
 }
 
 
@@ -145,7 +147,7 @@ def test_a_list_without_its_first_row_is_still_the_list(idiom: str) -> None:
     """Every seed's spec list opens with "Battery" (seeds with features
     of their own); a page without a battery row, and without features,
     has the rest of its list read: the list's first row is no label of
-    the list."""
+    the list, whatever element holds the rows."""
     rng = random.Random(idiom)
     rows = ["Battery", "Weight", "Colour", "Material"]
     seeds = []
@@ -160,4 +162,8 @@ def test_a_list_without_its_first_row_is_still_the_list(idiom: str) -> None:
     while "Features" in html:
         html, truth = _list_page(rng, idiom, rows[1:])
     item = item_data(extract(template, html), template)
-    assert {name: item.get(name) for name in truth} == truth, item
+    # "Weight - <span>x</span>" reads as a byline, a list of one (see
+    # ._sets.widen_bylines): the values are what this test is about.
+    found = {name: item.get(name) for name in truth}
+    found = {k: v[0] if isinstance(v, list) and len(v) == 1 else v for k, v in found.items()}
+    assert found == truth, item

@@ -67,7 +67,8 @@ EXACT_FIRST_AFTER = 2
 ROW_LABEL_DEPTH = 3
 #: Elements that hold rows, never a row themselves (see
 #: :meth:`.Fits.other_label`): a ``<dl>`` whose first term a page lacks is
-#: still the list of terms.
+#: still the list of terms. So is any element with two labelled rows or
+#: more (a ``<div>`` of "Label - value" rows).
 ROW_CONTAINERS = frozenset({"dl", "table", "tbody", "thead", "ul", "ol"})
 
 
@@ -84,6 +85,19 @@ def first_leaf(item: Elem, depth: int | None = None) -> str | None:
     most ``depth`` levels down if given."""
     text = _first_text(item, depth)
     return text.parts[0] if text is not None else None
+
+
+def _row_labels(item: Elem) -> list[str]:
+    """The fixed labels the child elements of ``item`` open with (see
+    :func:`first_leaf`), optional ones too."""
+    labels = []
+    for child in item.children:
+        child = child.child if isinstance(child, Opt) else child
+        if isinstance(child, Elem):
+            label = first_leaf(child, ROW_LABEL_DEPTH)
+            if label is not None:
+                labels.append(label)
+    return labels
 
 
 def _first_text(item: Elem, depth: int | None = None, fixed: bool = True) -> Text | None:
@@ -257,17 +271,14 @@ class Compiled:
         self.sigs[uid] = frozenset(node.sigs)
         # A list of rows opens with its first row's label, which is no
         # label of the list: a page may lack that row.
-        row = node.tag not in ROW_CONTAINERS
-        self.row_label[uid] = first_leaf(node, ROW_LABEL_DEPTH) if row else None
+        anchor = first_leaf(node, ROW_LABEL_DEPTH)
+        labels = _row_labels(node) if anchor is not None else []
+        row = node.tag not in ROW_CONTAINERS and len(labels) < 2
+        self.row_label[uid] = anchor if row else None
         self.row_label_prefix[uid] = _latent_label(node, ROW_LABEL_DEPTH) if row else ""
         self.row_text[uid] = _first_text(node, ROW_LABEL_DEPTH, fixed=False) if row else None
         if not row:
-            rows = [child.child if isinstance(child, Opt) else child for child in node.children]
-            self.row_labels[uid] = frozenset(
-                label
-                for child in rows
-                if isinstance(child, Elem) and (label := first_leaf(child, ROW_LABEL_DEPTH))
-            )
+            self.row_labels[uid] = frozenset(labels)
         self.tags[uid] = _tags(node.children)
         self._add_rows(node.children)
         self.child_tags[uid] = _child_tags(node.children)
