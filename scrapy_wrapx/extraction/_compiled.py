@@ -67,8 +67,9 @@ EXACT_FIRST_AFTER = 2
 ROW_LABEL_DEPTH = 3
 #: Elements that hold rows, never a row themselves (see
 #: :meth:`.Fits.other_label`): a ``<dl>`` whose first term a page lacks is
-#: still the list of terms. So is any element with two labelled rows or
-#: more (a ``<div>`` of "Label - value" rows).
+#: still the list of terms. So is any element that opens with a fixed
+#: label and holds two labelled rows or more (a ``<div>`` of "Label -
+#: value" rows).
 ROW_CONTAINERS = frozenset({"dl", "table", "tbody", "thead", "ul", "ol"})
 
 

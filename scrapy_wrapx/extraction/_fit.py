@@ -280,8 +280,9 @@ class Fits:
         return value != anchor and not (label and value.startswith(label))
 
     def _other_rows(self, labels: frozenset[str], node: Node) -> bool:
-        """Whether a list of rows (a ``<dl>``, a ``<ul>``, a table) holds
-        none of the rows whose ``labels`` the template's list holds: a
+        """Whether a list of rows (a ``<dl>``, a table, a ``<div>`` of
+        labelled rows) holds none of the rows whose ``labels`` the
+        template's list holds (see :data:`._compiled.ROW_CONTAINERS`): a
         page's list that lacks the first of them (a camera without a
         battery life) is still the list, one of other rows is not."""
         if not labels:

@@ -456,7 +456,8 @@ class _Namer:
         closing = bool(self.last_slot) and _common(chain, self.last_slot) == len(chain)
         # An icon's text or an element's title is its element's own, and
         # so is a text alone in its element.
-        element = item is None or (bool(ancestors) and ancestors[-1].children == [item])
+        own = ancestors[-1].children if ancestors else []
+        element = item is None or (len(own) == 1 and own[0] is item)
         if (
             item is not None
             and not closing
