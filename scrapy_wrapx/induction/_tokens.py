@@ -19,6 +19,8 @@ Gardens, or Amber + " Press", show none: a capitalized word before a
 capitalized phrase is as likely the phrase's own, so the text stays whole.
 Nor does a capitalized word before a number: "Title 1095", "Room 12" is a
 name with its number, and only a label's colon ("Pages: " + 96) cuts it.
+A label with its colon cuts two samples too (:func:`_two_labelled`): an
+optional row that two seeds showed ("Brand: Holmor", "Brand: Elarda").
 Nor is a number next to the data a boundary: June + " 2010" on seeds of
 one year is a date that happens to agree, not a label.
 Middle separators must be the very same sequence in every value and be
@@ -32,6 +34,10 @@ losing a "$" and a ".99" to the template, and a sentence keeps its ".".
 >>> derive_parts(["by Paul Kent", "by John Wesley", "by Ann Lee"])
 ['by ', None]
 >>> derive_parts(["by Paul Kent", "by John Wesley"])
+[None]
+>>> derive_parts(["Brand: Holmor", "Brand: Elarda Holisel"])
+['Brand: ', None]
+>>> derive_parts(["News (updated: May 2)", "News (updated: May 9)"])
 [None]
 >>> derive_parts(["The Winter Tide", "The Paper Tide", "The Lonely Bridge"])
 [None]
@@ -71,7 +77,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from scrapy_wrapx.induction._labels import SEPARATED_LABEL
-from scrapy_wrapx.template import LABEL_SEPARATORS, Text
+from scrapy_wrapx.template import LABEL, LABEL_SEPARATORS, Text
 
 #: Distinct values needed before words (not just punctuation) become fixed.
 MIN_WORD_SAMPLES = 3
@@ -297,6 +303,9 @@ def derive_parts(samples: Sequence[str], *, whole: bool = False) -> list[str | N
     if len(values) == 1:
         return [values[0]]
     allow_words = len(values) >= MIN_WORD_SAMPLES
+    label = _two_labelled(values) if not whole else None
+    if label is not None:
+        return [label, None]
     parts = _derive(values, whole, allow_words)
     shortest = min(map(len, values))
     bare = [value for value in values if len(value) == shortest]
@@ -312,6 +321,25 @@ def derive_parts(samples: Sequence[str], *, whole: bool = False) -> list[str | N
     ):
         return without
     return parts
+
+
+#: A label and its colon that open a text, then the space before its value.
+_OPENING = re.compile(rf"({LABEL}\s+)\S")
+
+
+def _two_labelled(values: list[str]) -> str | None:
+    """The label (with its colon and the space after it) that both of two
+    values open with, where each has a value after it; else None. Two
+    samples are too few for words (:data:`MIN_WORD_SAMPLES`) but for a
+    label that says it is one."""
+    if len(values) != 2:
+        return None
+    labels = {match.group(1) if (match := _OPENING.match(value)) else None for value in values}
+    label = labels.pop() if len(labels) == 1 else None
+    # "News (updated: May 2)" opens a bracket that its value closes.
+    if label is None or label.count("(") != label.count(")"):
+        return None
+    return label
 
 
 def _fixed_length(parts: list[str | None]) -> int:
