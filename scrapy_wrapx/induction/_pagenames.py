@@ -405,8 +405,8 @@ def propose(
     old price), unless a label or class words of its own name it
     (``<del class="price was">``)."""
     info = context.info
-    if info.slot.isdigit() and field_label_name(info):
-        return _with_medium(context, field_label_name(info), values) or info.name, LABEL
+    if info.slot.isdigit() and (label := field_label_name(info)):
+        return _with_medium(context, label, values) or info.name, LABEL
     name, strength = _propose(context, values, evidence)
     element = context.chain[-1] if context.chain else None
     if (

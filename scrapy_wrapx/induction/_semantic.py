@@ -125,10 +125,11 @@ class PageEvidence:
         title names its entity first ("Dune - Science Fiction - Books").
         Both are compared by their words (:func:`title_words`)."""
         text = title_words(value)
+        whole = len(text) - 2 >= MIN_TITLE_CHARS  # its words, without the spaces around
         found: list[int] = []
         for title in self.titles:
             words = title_words(title)
-            if len(text) - 2 >= MIN_TITLE_CHARS and text in words:
+            if whole and text in words:
                 found.append(words.index(text))
                 continue
             for part in _TITLE_PARTS.split(title):
